@@ -1,0 +1,157 @@
+//===- smc/abi.h - The one ABI shared by the SMC passes and runtime -------===//
+//
+// Everything the compiler plugin and the runtime must agree on is defined
+// here, once: variant and symbol suffixes, the launch entry names, the layout
+// of the descriptor each variant takes as its extra by-value parameter, the
+// per-kernel info record the plugin leaves in the device module, and the
+// reason codes for kernels it refuses.  test/unit/AbiLayoutTest and
+// test/passes/abi-layout.ll fail if the two sides drift apart.
+//
+// This header is plain C++ with no CUDA or LLVM dependency.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_ABI_H
+#define SMC_ABI_H
+
+#include <cstdint>
+
+#define SMC_ABI_VERSION 1u
+
+// Suffixes appended to a kernel's (mangled) name for its variants and info.
+#define SMC_SUFFIX_SMC "__smc"
+#define SMC_SUFFIX_SLICE "__slice"
+#define SMC_SUFFIX_INFO "__smc_info"
+
+// Runtime entry points the host launch rewrite calls instead of
+// cudaLaunchKernel / cudaLaunchKernel_ptsz (same signatures).
+#define SMC_ENTRY_LAUNCH "__smc_launch_kernel"
+#define SMC_ENTRY_LAUNCH_PTSZ "__smc_launch_kernel_ptsz"
+
+// How an __smc variant distributes chunks over its workers.
+enum SmcMode : uint32_t {
+  // Persistent workers: each worker loops, claiming chunks from its SM's
+  // queue (then stealing) until all queues are empty.  Honours the per-SM
+  // target and the SM set through filling-retreating.
+  SMC_MODE_LOOP = 0,
+  // One chunk per worker: the launch has one worker per chunk; each claims
+  // one chunk from its SM's queue (or steals) and exits as the original CTA
+  // would.  Used for kernels whose threads may exit before a barrier.
+  SMC_MODE_ONE_CHUNK = 1,
+};
+
+// The descriptor, as a list of fields so that the pass can build the same
+// struct type from it.  U32 fields are uint32_t, PTR fields are generic
+// 64-bit pointers to uint32_t.  Natural alignment on both sides.
+//
+//  grid_x/y/z       the original launch's gridDim
+//  num_chunks       grid_x * grid_y * grid_z (fits in 32 bits, checked)
+//  mode             SmcMode
+//  num_slots        size of the per-SM tables; a worker whose %smid is not
+//                   below num_slots behaves as one on an SM outside the set
+//  slice_offset     __slice: the first chunk of this slice
+//  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
+//                   start[s+1])
+//  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
+//  slot_target      [num_slots] active workers wanted on each SM; 0 means
+//                   the SM is not in the launch's SM set
+//  worker_count     [num_slots] workers that arrived on each SM (zeroed)
+//  queue_next       [num_slots] next unclaimed position of each queue
+//  launch_counters  [SMC_LAUNCH_COUNTERS] see SmcLaunchCounter
+//  stats            null, or [SMC_STATS_WORDS(num_slots)] see SmcStatsWord
+#define SMC_DESC_FIELDS(U32, PTR)                                              \
+  U32(grid_x)                                                                  \
+  U32(grid_y)                                                                  \
+  U32(grid_z)                                                                  \
+  U32(num_chunks)                                                              \
+  U32(mode)                                                                    \
+  U32(num_slots)                                                               \
+  U32(slice_offset)                                                            \
+  U32(reserved)                                                                \
+  PTR(queue_start)                                                             \
+  PTR(queue_chunks)                                                            \
+  PTR(slot_target)                                                             \
+  PTR(worker_count)                                                            \
+  PTR(queue_next)                                                              \
+  PTR(launch_counters)                                                         \
+  PTR(stats)
+
+#define SMC_DESC_DECLARE_U32(name) uint32_t name;
+#define SMC_DESC_DECLARE_PTR(name) uint32_t *name;
+struct SmcDescriptor {
+  SMC_DESC_FIELDS(SMC_DESC_DECLARE_U32, SMC_DESC_DECLARE_PTR)
+};
+#undef SMC_DESC_DECLARE_U32
+#undef SMC_DESC_DECLARE_PTR
+
+// Words of launch_counters.  The last worker to finish (exited reaches the
+// launch's worker count) zeroes worker_count, queue_next and these counters,
+// so one counter block serves every launch that is stream-ordered after it.
+enum SmcLaunchCounter : uint32_t {
+  SMC_COUNTER_ARRIVED = 0, // workers that made their retreat decision
+  SMC_COUNTER_ACTIVE = 1,  // workers that decided to work
+  SMC_COUNTER_EXITED = 2,  // workers done with every counter
+  SMC_LAUNCH_COUNTERS = 3,
+};
+
+// Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
+// allocates this many uint32_t for it in every __smc variant.
+#define SMC_WORKER_STATE_WORDS 4u
+
+// Layout of the optional statistics block (all uint32_t, zeroed by the
+// runtime before the launch):
+//   [0, S)      chunks run on each SM (by the %smid of the worker that ran it)
+//   [S, 2S)     active (non-retreating) workers on each SM
+//   [2S]        chunks taken from another SM's queue (stolen)
+//   [2S + 1]    workers that retreated
+//   [2S + 2]    workers whose %smid was not below num_slots
+#define SMC_STATS_WORDS(S) (2u * (S) + 3u)
+
+// The record <kernel>__smc_info the plugin leaves in the device module for
+// every kernel it considered, as five uint32_t.
+#define SMC_INFO_FIELDS(X)                                                     \
+  X(abi_version)                                                               \
+  X(flags)                                                                     \
+  X(num_params)                                                                \
+  X(smc_refusal)                                                               \
+  X(slice_refusal)
+
+#define SMC_INFO_DECLARE(name) uint32_t name;
+struct SmcKernelInfo {
+  SMC_INFO_FIELDS(SMC_INFO_DECLARE)
+};
+#undef SMC_INFO_DECLARE
+
+enum SmcInfoFlag : uint32_t {
+  SMC_INFO_HAS_SMC = 1u << 0,   // <kernel>__smc exists
+  SMC_INFO_HAS_SLICE = 1u << 1, // <kernel>__slice exists
+  SMC_INFO_ONE_CHUNK = 1u << 2, // __smc must run in SMC_MODE_ONE_CHUNK
+};
+
+// Why the plugin did not build a variant.  Text for each code in
+// smcRefusalText(); the pass and the runtime both print it.
+#define SMC_REFUSALS(X)                                                        \
+  X(SMC_REFUSAL_NONE, "none")                                                  \
+  X(SMC_REFUSAL_NOT_REQUESTED, "variant not requested by -smc-transforms")     \
+  X(SMC_REFUSAL_GRID_SYNC, "grid-wide synchronization")                        \
+  X(SMC_REFUSAL_DYNAMIC_PARALLELISM, "dynamic parallelism (device-side launch)")\
+  X(SMC_REFUSAL_CLUSTER, "thread block clusters")                              \
+  X(SMC_REFUSAL_INLINE_ASM, "inline assembly reads %ctaid, %nctaid or %smid")  \
+  X(SMC_REFUSAL_SPIN_WAIT, "inter-CTA spin-wait")                              \
+  X(SMC_REFUSAL_UNKNOWN_CALLEE,                                                \
+    "calls a function whose body is not in this module")                       \
+  X(SMC_REFUSAL_INDIRECT_CALL, "indirect call")                                \
+  X(SMC_REFUSAL_RECURSION, "recursive call graph")                             \
+  X(SMC_REFUSAL_NOT_INLINABLE,                                                 \
+    "a function reading blockIdx/gridDim could not be inlined")
+
+#define SMC_REFUSAL_ENUM(code, text) code,
+enum SmcRefusal : uint32_t { SMC_REFUSALS(SMC_REFUSAL_ENUM) SMC_REFUSAL_COUNT };
+#undef SMC_REFUSAL_ENUM
+
+inline const char *smcRefusalText(uint32_t code) {
+#define SMC_REFUSAL_TEXT(code, text) text,
+  static const char *const texts[] = {SMC_REFUSALS(SMC_REFUSAL_TEXT)};
+#undef SMC_REFUSAL_TEXT
+  return code < SMC_REFUSAL_COUNT ? texts[code] : "unknown reason";
+}
+
+#endif // SMC_ABI_H

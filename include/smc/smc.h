@@ -1,0 +1,92 @@
+//===- smc/smc.h - Public C++ API of the SMC runtime ----------------------===//
+//
+// Programs compiled with the SMC plugin launch their kernels through the SMC
+// runtime.  By default each launch runs the kernel's SM-centric variant at
+// the original kernel's occupancy.  This API chooses, per kernel, what a
+// launch runs instead: the original kernel, the SM-centric variant with a
+// given number of workers per SM, SM set and chunk order, or slices.
+//
+// Precedence for a launch of kernel K: a policy set for K's host symbol
+// (setPolicy(&K, ...)), then one set for K's name, then SMC_POLICY, then the
+// default.  SMC_DISABLE=1 overrides all of them.  See README.md for the
+// SMC_POLICY grammar, which setPolicyText() accepts too.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_SMC_H
+#define SMC_SMC_H
+
+#include <string>
+#include <vector>
+
+namespace smc {
+
+enum class Variant { Original, SMCentric, Slice };
+
+// The order in which an SM-centric launch puts chunks (original CTAs) into
+// the per-SM queues.
+enum class ChunkOrder {
+  Contiguous,  // SM k gets one contiguous range of chunks
+  Interleaved, // chunk c goes to the c-th SM of the set, round robin
+  Table,       // Policy::chunkToSM says which SM runs each chunk
+};
+
+struct Policy {
+  Variant variant = Variant::SMCentric;
+  // SMCentric: active workers per SM; 0 means the original kernel's
+  // occupancy (the most CTAs of the original that fit on one SM).
+  unsigned workersPerSM = 0;
+  // SMCentric: the SMs (by %smid) the launch may use; empty means all.
+  std::vector<unsigned> sms;
+  ChunkOrder order = ChunkOrder::Contiguous;
+  // ChunkOrder::Table: chunkToSM[c] is the SM whose queue holds chunk c
+  // (c = linear blockIdx, x fastest).  Must have one entry per chunk, each
+  // SM in the set.
+  std::vector<unsigned> chunkToSM;
+  // Slice: chunks (original CTAs) per slice launch; 0 means one slice.
+  unsigned sliceSize = 0;
+
+  static Policy original() {
+    Policy p;
+    p.variant = Variant::Original;
+    return p;
+  }
+  static Policy smCentric(unsigned workersPerSM = 0,
+                          std::vector<unsigned> sms = {},
+                          ChunkOrder order = ChunkOrder::Contiguous) {
+    Policy p;
+    p.workersPerSM = workersPerSM;
+    p.sms = std::move(sms);
+    p.order = order;
+    return p;
+  }
+  static Policy slice(unsigned sliceSize) {
+    Policy p;
+    p.variant = Variant::Slice;
+    p.sliceSize = sliceSize;
+    return p;
+  }
+};
+
+// Sets the policy of one kernel, named by the host symbol the program
+// launches (the function itself: setPolicy(myKernel, ...)).
+void setPolicyForSymbol(const void *kernelSymbol, const Policy &policy);
+template <typename Kernel>
+void setPolicy(Kernel *kernel, const Policy &policy) {
+  setPolicyForSymbol(reinterpret_cast<const void *>(kernel), policy);
+}
+
+// Sets the policy of every kernel whose source name (e.g. "vecAdd",
+// "ns::scale<float>", without parameters) or mangled name equals `name`.
+// A name of "*" sets the default for all kernels.
+void setPolicy(const std::string &name, const Policy &policy);
+
+// Parses text in the SMC_POLICY grammar and adds its rules.  On error,
+// returns false, sets *error to a message naming the bad part and changes
+// nothing.
+bool setPolicyText(const std::string &text, std::string *error = nullptr);
+
+// Forgets every policy set through this API (SMC_POLICY stays in force).
+void clearPolicies();
+
+} // namespace smc
+
+#endif // SMC_SMC_H

@@ -1,0 +1,176 @@
+//===- GridIndex.cpp - Shared grid-index utilities of the variant builders -===//
+//
+// Recognises %ctaid / %nctaid reads (llvm.nvvm.read.ptx.sreg.{ctaid,nctaid}.*),
+// inlines device functions that read them (LLVM's InlineFunction), clones
+// kernels with the descriptor parameter (CloneFunctionInto) and rewrites the
+// reads.
+//===----------------------------------------------------------------------===//
+#include "GridIndex.h"
+#include "ABI.h"
+
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
+
+using namespace llvm;
+
+namespace smc {
+
+std::optional<GridReg> gridRegOf(const CallBase &Call) {
+  switch (Call.getIntrinsicID()) {
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
+    return GridReg{false, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
+    return GridReg{false, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
+    return GridReg{false, 2};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+    return GridReg{true, 0};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+    return GridReg{true, 1};
+  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+    return GridReg{true, 2};
+  default:
+    return std::nullopt;
+  }
+}
+
+bool GridReaderCache::readsGrid(const Function &F) {
+  auto [It, Inserted] = Memo.try_emplace(&F, false);
+  if (!Inserted)
+    return It->second; // known, or on the current path (recursion: false)
+  bool Reads = false;
+  for (const Instruction &I : instructions(F)) {
+    const auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      continue;
+    if (gridRegOf(*Call)) {
+      Reads = true;
+      break;
+    }
+    const Function *Callee = Call->getCalledFunction();
+    if (Callee && !Callee->isDeclaration() && readsGrid(*Callee)) {
+      Reads = true;
+      break;
+    }
+  }
+  Memo[&F] = Reads;
+  return Reads;
+}
+
+bool inlineGridReaders(Function &F, std::string &FailedCallee) {
+  GridReaderCache Cache;
+  bool Changed = true;
+  while (Changed) {
+    Changed = false;
+    SmallVector<CallBase *, 8> Calls;
+    for (Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (Function *Callee = Call->getCalledFunction())
+          if (!Callee->isDeclaration() && Cache.readsGrid(*Callee))
+            Calls.push_back(Call);
+    for (CallBase *Call : Calls) {
+      InlineFunctionInfo IFI;
+      std::string Callee = Call->getCalledFunction()->getName().str();
+      if (!InlineFunction(*Call, IFI).isSuccess()) {
+        FailedCallee = Callee;
+        return false;
+      }
+      Changed = true;
+    }
+  }
+  return true;
+}
+
+Function *cloneWithDescriptor(Function &K, StringRef Suffix) {
+  Module &M = *K.getParent();
+  LLVMContext &Ctx = M.getContext();
+  SmallVector<Type *, 8> Params(K.getFunctionType()->params());
+  Params.push_back(PointerType::get(Ctx, 0));
+  FunctionType *FT =
+      FunctionType::get(K.getReturnType(), Params, K.isVarArg());
+  GlobalValue::LinkageTypes Linkage = K.getLinkage();
+  if (Linkage == GlobalValue::LinkOnceODRLinkage)
+    Linkage = GlobalValue::WeakODRLinkage; // kept although nothing calls it
+  Function *V = Function::Create(FT, Linkage, K.getAddressSpace(),
+                                 K.getName() + Suffix, &M);
+  V->setCallingConv(K.getCallingConv());
+  V->setVisibility(K.getVisibility());
+  V->setDSOLocal(K.isDSOLocal());
+
+  ValueToValueMapTy VMap;
+  auto NewArg = V->arg_begin();
+  for (Argument &A : K.args()) {
+    NewArg->setName(A.getName());
+    VMap[&A] = &*NewArg++;
+  }
+  SmallVector<ReturnInst *, 4> Returns;
+  CloneFunctionInto(V, &K, VMap, CloneFunctionChangeType::LocalChangesOnly,
+                    Returns);
+  Argument *Desc = V->getArg(V->arg_size() - 1);
+  Desc->setName("smc.desc");
+  StructType *DescTy = descriptorType(Ctx);
+  Desc->addAttr(Attribute::getWithByValType(Ctx, DescTy));
+  Desc->addAttr(Attribute::getWithAlignment(Ctx, Align(8)));
+  Desc->addAttr(Attribute::NoUndef);
+  Desc->addAttr(Attribute::ReadOnly);
+  return V;
+}
+
+unsigned GridReads::count() const {
+  unsigned N = 0;
+  for (unsigned D = 0; D < 3; ++D)
+    N += BlockIdx[D].size() + GridDim[D].size();
+  return N;
+}
+
+GridReads collectGridReads(Function &F) {
+  GridReads Reads;
+  for (Instruction &I : instructions(F))
+    if (auto *Call = dyn_cast<CallInst>(&I))
+      if (std::optional<GridReg> R = gridRegOf(*Call))
+        (R->IsGridDim ? Reads.GridDim : Reads.BlockIdx)[R->Dim].push_back(
+            Call);
+  return Reads;
+}
+
+void replaceGridReads(GridReads &Reads, const std::array<Value *, 3> &Chunk,
+                      const std::array<Value *, 3> &Grid) {
+  for (unsigned D = 0; D < 3; ++D) {
+    for (CallInst *Call : Reads.BlockIdx[D]) {
+      Call->replaceAllUsesWith(Chunk[D]);
+      Call->eraseFromParent();
+    }
+    for (CallInst *Call : Reads.GridDim[D]) {
+      Call->replaceAllUsesWith(Grid[D]);
+      Call->eraseFromParent();
+    }
+  }
+  Reads = GridReads();
+}
+
+std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Chunk,
+                                        Value *GridX, Value *GridY) {
+  Value *X = B.CreateURem(Chunk, GridX, "smc.blockIdx.x");
+  Value *Plane = B.CreateUDiv(Chunk, GridX, "smc.plane");
+  Value *Y = B.CreateURem(Plane, GridY, "smc.blockIdx.y");
+  Value *Z = B.CreateUDiv(Plane, GridY, "smc.blockIdx.z");
+  return {X, Y, Z};
+}
+
+void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
+  SmallVector<AllocaInst *, 16> Allocas;
+  for (Instruction &I : From)
+    if (auto *AI = dyn_cast<AllocaInst>(&I))
+      if (isa<ConstantInt>(AI->getArraySize()))
+        Allocas.push_back(AI);
+  for (AllocaInst *AI : Allocas)
+    AI->moveBefore(To.end());
+}
+
+} // namespace smc

@@ -1,0 +1,81 @@
+//===- GridIndex.h - Shared grid-index utilities of the variant builders --===//
+//
+// What both variant builders (smc, slice) need: recognising reads of
+// %ctaid / %nctaid, inlining the device functions that read them, cloning a
+// kernel with the extra descriptor parameter, and replacing the reads with
+// the chunk's coordinates and the original grid.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_PASSES_GRIDINDEX_H
+#define SMC_PASSES_GRIDINDEX_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+#include <array>
+#include <optional>
+#include <string>
+
+namespace llvm {
+class BasicBlock;
+class CallBase;
+class CallInst;
+class Function;
+class IRBuilderBase;
+class Value;
+} // namespace llvm
+
+namespace smc {
+
+/// A grid special register: blockIdx (%ctaid) or gridDim (%nctaid), x/y/z.
+struct GridReg {
+  bool IsGridDim; // %nctaid rather than %ctaid
+  unsigned Dim;   // 0, 1, 2 for x, y, z
+};
+
+/// The grid register \p Call reads, if it is such a read.
+std::optional<GridReg> gridRegOf(const llvm::CallBase &Call);
+
+/// Does \p F, or any function it calls, read %ctaid or %nctaid?
+class GridReaderCache {
+public:
+  bool readsGrid(const llvm::Function &F);
+
+private:
+  llvm::DenseMap<const llvm::Function *, bool> Memo;
+};
+
+/// Inlines into \p F every call of a function that (transitively) reads the
+/// grid registers, so that all such reads are in \p F itself.  Returns false
+/// and sets \p FailedCallee if some call cannot be inlined.
+bool inlineGridReaders(llvm::Function &F, std::string &FailedCallee);
+
+/// Clones kernel \p K as K<Suffix> with one extra trailing parameter, a
+/// byval pointer to the descriptor.  K is left as it is.
+llvm::Function *cloneWithDescriptor(llvm::Function &K, llvm::StringRef Suffix);
+
+/// The reads of grid registers in \p F, by register.
+struct GridReads {
+  llvm::SmallVector<llvm::CallInst *, 8> BlockIdx[3];
+  llvm::SmallVector<llvm::CallInst *, 8> GridDim[3];
+  unsigned count() const;
+};
+GridReads collectGridReads(llvm::Function &F);
+
+/// Replaces the collected reads: blockIdx.d by \p Chunk[d], gridDim.d by
+/// \p Grid[d].  The replaced calls are erased.
+void replaceGridReads(GridReads &Reads, const std::array<llvm::Value *, 3> &Chunk,
+                      const std::array<llvm::Value *, 3> &Grid);
+
+/// blockIdx of a linear chunk id in a grid of GridX x GridY x ... (x
+/// fastest, as the hardware numbers CTAs).
+std::array<llvm::Value *, 3> chunkCoordinates(llvm::IRBuilderBase &B,
+                                              llvm::Value *Chunk,
+                                              llvm::Value *GridX,
+                                              llvm::Value *GridY);
+
+/// Moves the constant-size allocas at the top of \p From to the end of
+/// \p To (the new entry block), so that they stay static allocas.
+void moveStaticAllocas(llvm::BasicBlock &From, llvm::BasicBlock &To);
+
+} // namespace smc
+
+#endif

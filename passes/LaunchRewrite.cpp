@@ -1,0 +1,65 @@
+//===- LaunchRewrite.cpp - Host launches go through the SMC runtime --------===//
+//
+// Works on calls and invokes wherever they are: in __device_stub__ functions
+// and, after the stub was inlined at -O1 and above, in user functions.
+// Each rewritten launch is reported as a remark.
+//
+// USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-launch-rewrite -S \
+//            host.ll
+//===----------------------------------------------------------------------===//
+#include "LaunchRewrite.h"
+#include "KernelSelection.h"
+#include "smc/abi.h"
+
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/IR/InstrTypes.h"
+#include "llvm/IR/Module.h"
+
+using namespace llvm;
+
+namespace smc {
+
+// "__device_stub__vecAdd" of the stub symbol a launch names, as "vecAdd".
+static std::string launchedKernel(const CallBase &Call) {
+  const Value *Symbol = Call.getArgOperand(0)->stripPointerCasts();
+  if (!isa<Function>(Symbol))
+    return "a kernel chosen at run time";
+  std::string Name = kernelSourceName(Symbol->getName());
+  StringRef Stub = "__device_stub__";
+  size_t At = Name.find(Stub.str());
+  if (At != std::string::npos)
+    Name.erase(At, Stub.size());
+  return "kernel '" + Name + "'";
+}
+
+PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
+  static const std::pair<const char *, const char *> Entries[] = {
+      {"cudaLaunchKernel", SMC_ENTRY_LAUNCH},
+      {"cudaLaunchKernel_ptsz", SMC_ENTRY_LAUNCH_PTSZ}};
+  bool Changed = false;
+  for (auto [From, To] : Entries) {
+    Function *Launch = M.getFunction(From);
+    if (!Launch)
+      continue;
+    FunctionCallee Entry =
+        M.getOrInsertFunction(To, Launch->getFunctionType());
+    for (User *U : make_early_inc_range(Launch->users())) {
+      auto *Call = dyn_cast<CallBase>(U);
+      if (!Call || Call->getCalledOperand() != Launch)
+        continue;
+      Call->setCalledFunction(Entry);
+      Changed = true;
+      OptimizationRemarkEmitter ORE(Call->getFunction());
+      ORE.emit([&] {
+        return OptimizationRemark("smc", "LaunchRewritten", Call)
+               << "launch of " << launchedKernel(*Call) << " in "
+               << ore::NV("Caller", kernelSourceName(
+                                        Call->getFunction()->getName()))
+               << " goes through the SMC runtime";
+      });
+    }
+  }
+  return Changed ? PreservedAnalyses::none() : PreservedAnalyses::all();
+}
+
+} // namespace smc

@@ -1,0 +1,55 @@
+//===- Legality.h - Can a kernel be given SMC variants, and how -----------===//
+//
+// For every kernel KernelSelection picks, decides whether SMC may build
+// variants of it (the refusal reasons of abi.h, each with the instruction
+// that caused it) and whether its __smc variant must run one chunk per
+// worker because a thread may leave the kernel while others of its CTA
+// still reach a barrier.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_PASSES_LEGALITY_H
+#define SMC_PASSES_LEGALITY_H
+
+#include "smc/abi.h"
+
+#include "llvm/ADT/MapVector.h"
+#include "llvm/IR/DebugLoc.h"
+#include "llvm/IR/PassManager.h"
+#include <string>
+
+namespace smc {
+
+struct KernelLegality {
+  SmcRefusal Refusal = SMC_REFUSAL_NONE;
+  std::string Detail;        // what exactly, e.g. "call of cudaLaunchDevice"
+  const llvm::Instruction *Where = nullptr;
+
+  bool OneChunk = false;     // __smc must use SMC_MODE_ONE_CHUNK
+  std::string OneChunkDetail;
+  const llvm::Instruction *OneChunkWhere = nullptr;
+
+  bool legal() const { return Refusal == SMC_REFUSAL_NONE; }
+};
+
+/// Legality of each selected kernel, in module order.
+class LegalityAnalysis : public llvm::AnalysisInfoMixin<LegalityAnalysis> {
+public:
+  using Result = llvm::MapVector<llvm::Function *, KernelLegality>;
+  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+
+private:
+  friend llvm::AnalysisInfoMixin<LegalityAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+/// print<smc-legality>: one line per selected kernel.
+struct LegalityPrinterPass : llvm::PassInfoMixin<LegalityPrinterPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// "file:line" of an instruction, or "" without debug info.
+std::string sourceLocation(const llvm::Instruction *I);
+
+} // namespace smc
+
+#endif

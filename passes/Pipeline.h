@@ -1,0 +1,26 @@
+//===- Pipeline.h - What -fpass-plugin=SMCPasses.so runs -------------------===//
+#ifndef SMC_PASSES_PIPELINE_H
+#define SMC_PASSES_PIPELINE_H
+
+#include "llvm/IR/PassManager.h"
+#include "llvm/Passes/OptimizationLevel.h"
+
+namespace smc {
+
+/// smc: on a device module (nvptx), the variants -smc-transforms asks for;
+/// on a host module, the launch rewrite.  Nothing without -smc-transforms.
+/// Bad options are reported as compiler errors.
+struct SMCPipelinePass : llvm::PassInfoMixin<SMCPipelinePass> {
+  explicit SMCPipelinePass(
+      llvm::OptimizationLevel Level = llvm::OptimizationLevel::O0)
+      : Level(Level) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+
+private:
+  llvm::OptimizationLevel Level;
+};
+
+} // namespace smc
+
+#endif

@@ -1,0 +1,142 @@
+//===- SMCVariant.cpp - Build the SM-centric variant K__smc ----------------===//
+//
+// K__smc(args..., desc) is K wrapped in a loop over chunks:
+//
+//   smc.entry:    K's static allocas; worker state; the original grid from
+//                 the descriptor; first = __smc_dev_first_chunk(desc, state)
+//   smc.dispatch: chunk = phi(first, next); chunk == NONE -> smc.exit
+//   smc.chunk:    blockIdx of the chunk; __smc_dev_chunk_begin; -> K's body
+//   K's body:     blockIdx/gridDim reads (also those of inlined callees)
+//                 replaced; every `ret` -> smc.next (a return ends the chunk)
+//   smc.next:     next = __smc_dev_next_chunk(desc, state) -> smc.dispatch
+//   smc.exit:     ret
+//
+// The worker protocol (filling-retreating, per-SM queues, stealing, the
+// barrier between chunks that keeps shared memory safe) is in
+// runtime/device/SmcWorker.cu and is inlined here.
+//
+// USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-variant -S in.ll
+//===----------------------------------------------------------------------===//
+#include "SMCVariant.h"
+#include "ABI.h"
+#include "DeviceLibrary.h"
+#include "GridIndex.h"
+#include "VariantDriver.h"
+
+#include "llvm/IR/DebugInfoMetadata.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InstIterator.h"
+#include "llvm/IR/Instructions.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/Cloning.h"
+
+using namespace llvm;
+
+namespace smc {
+
+static Function *buildSMCVariant(Function &K, const KernelLegality &L,
+                                 const DeviceLibrary &Lib, SmcRefusal &Refusal,
+                                 std::string &Message, std::string &Summary) {
+  Function *V = cloneWithDescriptor(K, SMC_SUFFIX_SMC);
+  std::string Failed;
+  if (!inlineGridReaders(*V, Failed)) {
+    V->eraseFromParent();
+    Refusal = SMC_REFUSAL_NOT_INLINABLE;
+    Message = "call of " + Failed;
+    return nullptr;
+  }
+  GridReads Reads = collectGridReads(*V);
+  unsigned NumReads = Reads.count();
+  SmallVector<ReturnInst *, 4> Returns;
+  for (Instruction &I : instructions(*V))
+    if (auto *Ret = dyn_cast<ReturnInst>(&I))
+      Returns.push_back(Ret);
+
+  LLVMContext &Ctx = V->getContext();
+  Argument *Desc = V->getArg(V->arg_size() - 1);
+  BasicBlock *Body = &V->getEntryBlock();
+  auto *Entry = BasicBlock::Create(Ctx, "smc.entry", V, Body);
+  auto *Dispatch = BasicBlock::Create(Ctx, "smc.dispatch", V, Body);
+  auto *Chunk = BasicBlock::Create(Ctx, "smc.chunk", V, Body);
+  auto *Next = BasicBlock::Create(Ctx, "smc.next", V);
+  auto *Exit = BasicBlock::Create(Ctx, "smc.exit", V);
+  moveStaticAllocas(*Body, *Entry);
+
+  IRBuilder<> B(Entry);
+  if (DISubprogram *SP = V->getSubprogram())
+    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  Type *I32 = B.getInt32Ty();
+  Value *State =
+      B.CreateAlloca(ArrayType::get(I32, SMC_WORKER_STATE_WORDS), nullptr,
+                     "smc.state");
+  std::array<Value *, 3> Grid = {
+      loadDescField(B, Desc, Desc_grid_x, "smc.gridDim.x"),
+      loadDescField(B, Desc, Desc_grid_y, "smc.gridDim.y"),
+      loadDescField(B, Desc, Desc_grid_z, "smc.gridDim.z")};
+  SmallVector<CallInst *, 3> LibCalls;
+  LibCalls.push_back(B.CreateCall(Lib.FirstChunk, {Desc, State}, "smc.first"));
+  B.CreateBr(Dispatch);
+
+  B.SetInsertPoint(Dispatch);
+  PHINode *ChunkId = B.CreatePHI(I32, 2, "smc.chunk.id");
+  ChunkId->addIncoming(LibCalls.back(), Entry);
+  B.CreateCondBr(B.CreateICmpEQ(ChunkId, B.getInt32(~0u), "smc.done"), Exit,
+                 Chunk);
+
+  B.SetInsertPoint(Chunk);
+  std::array<Value *, 3> BlockIdx =
+      chunkCoordinates(B, ChunkId, Grid[0], Grid[1]);
+  LibCalls.push_back(B.CreateCall(Lib.ChunkBegin, {Desc, State}));
+  B.CreateBr(Body);
+
+  for (ReturnInst *Ret : Returns) {
+    BranchInst::Create(Next, Ret->getIterator());
+    Ret->eraseFromParent();
+  }
+  B.SetInsertPoint(Next);
+  LibCalls.push_back(B.CreateCall(Lib.NextChunk, {Desc, State}, "smc.next"));
+  ChunkId->addIncoming(LibCalls.back(), Next);
+  B.CreateBr(Dispatch);
+
+  B.SetInsertPoint(Exit);
+  B.CreateRetVoid();
+
+  replaceGridReads(Reads, BlockIdx, Grid);
+  for (CallInst *Call : LibCalls) {
+    InlineFunctionInfo IFI;
+    if (!InlineFunction(*Call, IFI).isSuccess()) {
+      V->eraseFromParent();
+      Refusal = SMC_REFUSAL_NOT_INLINABLE;
+      Message = "the SMC worker library";
+      return nullptr;
+    }
+  }
+  Summary = L.OneChunk ? "one chunk per worker: " + L.OneChunkDetail
+                       : std::string("persistent workers");
+  std::string Loc = sourceLocation(L.OneChunkWhere);
+  if (L.OneChunk && !Loc.empty())
+    Summary += " at " + Loc;
+  Summary += "; " + std::to_string(NumReads) + " blockIdx/gridDim reads replaced";
+  return V;
+}
+
+PreservedAnalyses SMCVariantPass::run(Module &M, ModuleAnalysisManager &MAM) {
+  DeviceLibrary Lib;
+  std::string LibError;
+  bool LibLinked = false;
+  PreservedAnalyses PA = runVariantBuilder(
+      M, MAM, /*Slice=*/false,
+      [&](Function &K, const KernelLegality &L, SmcRefusal &Refusal,
+          std::string &Message, std::string &Summary) -> Function * {
+        if (!LibLinked && !linkDeviceLibrary(M, Lib, LibError)) {
+          M.getContext().emitError("SMC: " + LibError);
+          return nullptr;
+        }
+        LibLinked = true;
+        return buildSMCVariant(K, L, Lib, Refusal, Message, Summary);
+      });
+  dropUnusedDeviceLibrary(M);
+  return PA;
+}
+
+} // namespace smc

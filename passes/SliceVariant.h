@@ -1,0 +1,17 @@
+//===- SliceVariant.h - Build the slice variant K__slice ------------------===//
+#ifndef SMC_PASSES_SLICEVARIANT_H
+#define SMC_PASSES_SLICEVARIANT_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace smc {
+
+/// smc-slice: adds K__slice for every selected kernel K that is legal.
+struct SliceVariantPass : llvm::PassInfoMixin<SliceVariantPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace smc
+
+#endif
