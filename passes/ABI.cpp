@@ -1,4 +1,5 @@
-//===- ABI.cpp - The SMC ABI as LLVM types ---------------------------------===//
+//===- ABI.cpp - The SMC ABI as LLVM types
+//---------------------------------===//
 //
 // The descriptor struct type is built field by field from SMC_DESC_FIELDS in
 // include/smc/abi.h, so the pass and the runtime share one definition.

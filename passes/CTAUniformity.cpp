@@ -6,13 +6,16 @@
 //    than CTA-uniform intrinsics;
 //  - data: a user of a divergent value is divergent;
 //  - control: for a branch on a divergent condition, phis in blocks that
-//    two of its successors both reach are divergent, and if the branch
-//    exits a loop, values of the loop used outside it are divergent.
+//    two of its successors both reach before the threads reconverge at the
+//    branch's immediate post-dominator (that one included) are divergent,
+//    and if the branch exits a loop, values of the loop used outside it are
+//    divergent.
 //===----------------------------------------------------------------------===//
 #include "CTAUniformity.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/PostDominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -79,6 +82,7 @@ CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
     if (isDivergenceSource(I))
       MarkDivergent(&I);
 
+  PostDominatorTree PDT(F);
   SmallPtrSet<const Instruction *, 16> HandledBranches;
   while (!Worklist.empty()) {
     const Value *V = Worklist.pop_back_val();
@@ -90,8 +94,13 @@ CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
       if (!I->isTerminator() || I->getNumSuccessors() < 2 ||
           !HandledBranches.insert(I).second)
         continue;
-      // Control divergence: joins reached from two successors.
+      // Control divergence: joins reached from two successors before the
+      // reconvergence point.
       const BasicBlock *From = I->getParent();
+      const BasicBlock *Reconverge = nullptr;
+      if (const DomTreeNode *Node = PDT.getNode(From))
+        if (const DomTreeNode *IPDom = Node->getIDom())
+          Reconverge = IPDom->getBlock();
       DenseMap<const BasicBlock *, unsigned> ReachedBy;
       for (unsigned S = 0; S < I->getNumSuccessors(); ++S) {
         SmallVector<const BasicBlock *, 16> Stack{I->getSuccessor(S)};
@@ -102,14 +111,19 @@ CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
             continue;
           unsigned &Mask = ReachedBy[BB];
           Mask |= 1u << std::min(S, 31u);
+          if (BB == Reconverge)
+            continue;
           for (const BasicBlock *Succ : successors(BB))
             Stack.push_back(Succ);
         }
       }
-      for (auto &[BB, Mask] : ReachedBy)
+      for (auto &[BB, Mask] : ReachedBy) {
+        if (BB != Reconverge)
+          DivergentRegion.insert(BB);
         if (Mask & (Mask - 1))
           for (const PHINode &Phi : BB->phis())
             MarkDivergent(&Phi);
+      }
       // Temporal divergence: values of a loop this branch may exit.
       if (const Loop *L = LI.getLoopFor(From)) {
         bool Exits = false;

@@ -1,4 +1,5 @@
-//===- CTAUniformity.h - Which values are the same in every thread of a CTA ===//
+//===- CTAUniformity.h - Which values are the same in every thread of a CTA
+//===//
 //
 // LLVM's UniformityAnalysis answers for a warp and treats %ctaid as
 // divergent; SMC needs the CTA-level answer: is a branch taken the same way
@@ -15,6 +16,7 @@
 #include "llvm/ADT/DenseSet.h"
 
 namespace llvm {
+class BasicBlock;
 class Function;
 class LoopInfo;
 class Value;
@@ -26,9 +28,15 @@ class CTAUniformity {
 public:
   CTAUniformity(llvm::Function &F, const llvm::LoopInfo &LI);
   bool isUniform(const llvm::Value *V) const { return !Divergent.count(V); }
+  /// Is the block executed by only some threads of a CTA: does it lie
+  /// between a divergent branch and the point where its threads reconverge?
+  bool inDivergentRegion(const llvm::BasicBlock *BB) const {
+    return DivergentRegion.count(BB);
+  }
 
 private:
   llvm::DenseSet<const llvm::Value *> Divergent;
+  llvm::DenseSet<const llvm::BasicBlock *> DivergentRegion;
 };
 
 } // namespace smc

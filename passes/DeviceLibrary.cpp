@@ -1,4 +1,5 @@
-//===- DeviceLibrary.cpp - The device side of SM-centric execution ---------===//
+//===- DeviceLibrary.cpp - The device side of SM-centric execution
+//---------===//
 //
 // The bitcode of runtime/device/SmcWorker.cu is embedded with #embed (the
 // build passes its path as SMC_WORKER_BITCODE) and linked with LLVM's
@@ -35,9 +36,8 @@ bool linkDeviceLibrary(Module &M, DeviceLibrary &Lib, std::string &Error) {
   if (!M.getFunction(EntryNames[0])) {
     StringRef Bytes(reinterpret_cast<const char *>(WorkerBitcode),
                     sizeof(WorkerBitcode));
-    Expected<std::unique_ptr<Module>> Parsed =
-        parseBitcodeFile(MemoryBufferRef(Bytes, "SmcWorker.bc"),
-                         M.getContext());
+    Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
+        MemoryBufferRef(Bytes, "SmcWorker.bc"), M.getContext());
     if (!Parsed) {
       Error = "cannot read the embedded SMC worker library: " +
               toString(Parsed.takeError());

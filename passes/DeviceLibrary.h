@@ -24,8 +24,7 @@ struct DeviceLibrary {
 
 /// Links the worker library into \p M (once) and returns its entry points;
 /// on failure returns false with a message in \p Error.
-bool linkDeviceLibrary(llvm::Module &M, DeviceLibrary &Lib,
-                       std::string &Error);
+bool linkDeviceLibrary(llvm::Module &M, DeviceLibrary &Lib, std::string &Error);
 
 /// Removes the library's functions once no variant calls them any more.
 void dropUnusedDeviceLibrary(llvm::Module &M);

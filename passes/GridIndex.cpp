@@ -1,4 +1,5 @@
-//===- GridIndex.cpp - Shared grid-index utilities of the variant builders -===//
+//===- GridIndex.cpp - Shared grid-index utilities of the variant builders
+//-===//
 //
 // Recognises %ctaid / %nctaid reads (llvm.nvvm.read.ptx.sreg.{ctaid,nctaid}.*),
 // inlines device functions that read them (LLVM's InlineFunction), clones
@@ -8,6 +9,8 @@
 #include "GridIndex.h"
 #include "ABI.h"
 
+#include "llvm/Analysis/InlineCost.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
@@ -76,8 +79,12 @@ bool inlineGridReaders(Function &F, std::string &FailedCallee) {
             Calls.push_back(Call);
     for (CallBase *Call : Calls) {
       InlineFunctionInfo IFI;
-      std::string Callee = Call->getCalledFunction()->getName().str();
-      if (!InlineFunction(*Call, IFI).isSuccess()) {
+      Function *CalledFn = Call->getCalledFunction();
+      std::string Callee = CalledFn->getName().str();
+      // InlineFunction does not check this itself (a variadic callee would
+      // leave va_start in a function that has no variadic arguments).
+      if (!isInlineViable(*CalledFn).isSuccess() ||
+          !InlineFunction(*Call, IFI).isSuccess()) {
         FailedCallee = Callee;
         return false;
       }
@@ -92,8 +99,7 @@ Function *cloneWithDescriptor(Function &K, StringRef Suffix) {
   LLVMContext &Ctx = M.getContext();
   SmallVector<Type *, 8> Params(K.getFunctionType()->params());
   Params.push_back(PointerType::get(Ctx, 0));
-  FunctionType *FT =
-      FunctionType::get(K.getReturnType(), Params, K.isVarArg());
+  FunctionType *FT = FunctionType::get(K.getReturnType(), Params, K.isVarArg());
   GlobalValue::LinkageTypes Linkage = K.getLinkage();
   if (Linkage == GlobalValue::LinkOnceODRLinkage)
     Linkage = GlobalValue::WeakODRLinkage; // kept although nothing calls it
@@ -134,8 +140,7 @@ GridReads collectGridReads(Function &F) {
   for (Instruction &I : instructions(F))
     if (auto *Call = dyn_cast<CallInst>(&I))
       if (std::optional<GridReg> R = gridRegOf(*Call))
-        (R->IsGridDim ? Reads.GridDim : Reads.BlockIdx)[R->Dim].push_back(
-            Call);
+        (R->IsGridDim ? Reads.GridDim : Reads.BlockIdx)[R->Dim].push_back(Call);
   return Reads;
 }
 
@@ -156,14 +161,37 @@ void replaceGridReads(GridReads &Reads, const std::array<Value *, 3> &Chunk,
 
 std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Chunk,
                                         Value *GridX, Value *GridY) {
-  Value *X = B.CreateURem(Chunk, GridX, "smc.blockIdx.x");
+  // Chunks of a 1-D grid (and the first row of any grid) need no division:
+  // branch around it, since a udiv by a run-time value is dozens of
+  // instructions in every thread of every chunk.
+  BasicBlock *From = B.GetInsertBlock();
+  Function *F = From->getParent();
+  LLVMContext &Ctx = F->getContext();
+  BasicBlock *After = From->getNextNode();
+  auto *Divide = BasicBlock::Create(Ctx, "smc.coords.divide", F, After);
+  auto *Done = BasicBlock::Create(Ctx, "smc.coords", F, After);
+  B.CreateCondBr(B.CreateICmpULT(Chunk, GridX, "smc.first.row"), Done, Divide);
+
+  B.SetInsertPoint(Divide);
+  Value *X = B.CreateURem(Chunk, GridX, "smc.x");
   Value *Plane = B.CreateUDiv(Chunk, GridX, "smc.plane");
-  Value *Y = B.CreateURem(Plane, GridY, "smc.blockIdx.y");
-  Value *Z = B.CreateUDiv(Plane, GridY, "smc.blockIdx.z");
-  return {X, Y, Z};
+  Value *Y = B.CreateURem(Plane, GridY, "smc.y");
+  Value *Z = B.CreateUDiv(Plane, GridY, "smc.z");
+  B.CreateBr(Done);
+
+  B.SetInsertPoint(Done);
+  Value *Zero = B.getInt32(0);
+  auto Merge = [&](Value *FirstRow, Value *Divided, const char *Name) {
+    PHINode *Phi = B.CreatePHI(B.getInt32Ty(), 2, Name);
+    Phi->addIncoming(FirstRow, From);
+    Phi->addIncoming(Divided, Divide);
+    return Phi;
+  };
+  return {Merge(Chunk, X, "smc.blockIdx.x"), Merge(Zero, Y, "smc.blockIdx.y"),
+          Merge(Zero, Z, "smc.blockIdx.z")};
 }
 
-void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
+static void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
   SmallVector<AllocaInst *, 16> Allocas;
   for (Instruction &I : From)
     if (auto *AI = dyn_cast<AllocaInst>(&I))
@@ -171,6 +199,35 @@ void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
         Allocas.push_back(AI);
   for (AllocaInst *AI : Allocas)
     AI->moveBefore(To.end());
+}
+
+void positionAtEnd(IRBuilderBase &B, BasicBlock *BB) {
+  B.SetInsertPoint(BB);
+  if (DISubprogram *SP = BB->getParent()->getSubprogram())
+    B.SetCurrentDebugLocation(
+        DILocation::get(BB->getContext(), SP->getLine(), 0, SP));
+}
+
+bool startVariant(Function &K, StringRef Suffix, VariantStart &S,
+                  std::string &FailedCallee) {
+  Function *V = cloneWithDescriptor(K, Suffix);
+  if (!inlineGridReaders(*V, FailedCallee)) {
+    V->eraseFromParent();
+    return false;
+  }
+  S.V = V;
+  S.Desc = V->getArg(V->arg_size() - 1);
+  S.Reads = collectGridReads(*V);
+  S.NumReads = S.Reads.count();
+  S.Body = &V->getEntryBlock();
+  S.Entry = BasicBlock::Create(V->getContext(), "smc.entry", V, S.Body);
+  moveStaticAllocas(*S.Body, *S.Entry);
+  IRBuilder<> B(V->getContext());
+  positionAtEnd(B, S.Entry);
+  S.Grid = {loadDescField(B, S.Desc, Desc_grid_x, "smc.gridDim.x"),
+            loadDescField(B, S.Desc, Desc_grid_y, "smc.gridDim.y"),
+            loadDescField(B, S.Desc, Desc_grid_z, "smc.gridDim.z")};
+  return true;
 }
 
 } // namespace smc

@@ -20,6 +20,8 @@ class CallBase;
 class CallInst;
 class Function;
 class IRBuilderBase;
+class Argument;
+class StringRef;
 class Value;
 } // namespace llvm
 
@@ -62,19 +64,40 @@ GridReads collectGridReads(llvm::Function &F);
 
 /// Replaces the collected reads: blockIdx.d by \p Chunk[d], gridDim.d by
 /// \p Grid[d].  The replaced calls are erased.
-void replaceGridReads(GridReads &Reads, const std::array<llvm::Value *, 3> &Chunk,
+void replaceGridReads(GridReads &Reads,
+                      const std::array<llvm::Value *, 3> &Chunk,
                       const std::array<llvm::Value *, 3> &Grid);
 
 /// blockIdx of a linear chunk id in a grid of GridX x GridY x ... (x
-/// fastest, as the hardware numbers CTAs).
+/// fastest, as the hardware numbers CTAs).  Ends the builder's block with a
+/// branch and leaves the builder in a new block where the result is known.
 std::array<llvm::Value *, 3> chunkCoordinates(llvm::IRBuilderBase &B,
                                               llvm::Value *Chunk,
                                               llvm::Value *GridX,
                                               llvm::Value *GridY);
 
-/// Moves the constant-size allocas at the top of \p From to the end of
-/// \p To (the new entry block), so that they stay static allocas.
-void moveStaticAllocas(llvm::BasicBlock &From, llvm::BasicBlock &To);
+/// The common start of every variant: K cloned with the descriptor
+/// parameter, grid readers inlined, the reads collected, and a new entry
+/// block (no terminator yet) holding K's static allocas and the original
+/// grid loaded from the descriptor.
+struct VariantStart {
+  llvm::Function *V = nullptr;
+  llvm::Argument *Desc = nullptr;
+  llvm::BasicBlock *Body = nullptr;  // K's entry block, now the body's start
+  llvm::BasicBlock *Entry = nullptr; // the new entry block
+  GridReads Reads;
+  unsigned NumReads = 0;
+  std::array<llvm::Value *, 3> Grid = {};
+};
+
+/// Starts variant K<Suffix>.  Returns false, with nothing left behind and
+/// the callee that could not be inlined in \p FailedCallee, on failure.
+bool startVariant(llvm::Function &K, llvm::StringRef Suffix, VariantStart &S,
+                  std::string &FailedCallee);
+
+/// An IRBuilder position at the end of \p BB, with the variant's debug
+/// location (the kernel's line) if it has debug info.
+void positionAtEnd(llvm::IRBuilderBase &B, llvm::BasicBlock *BB);
 
 } // namespace smc
 

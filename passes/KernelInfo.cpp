@@ -1,4 +1,5 @@
-//===- KernelInfo.cpp - The <kernel>__smc_info record in the device module -===//
+//===- KernelInfo.cpp - The <kernel>__smc_info record in the device module
+//-===//
 //
 // An addrspace(1) constant [5 x i32] named <kernel>__smc_info, with the
 // kernel's linkage (weak_odr for templates), kept by llvm.compiler.used.
@@ -23,8 +24,7 @@ enum InfoIndex : unsigned {
 };
 } // namespace
 
-void recordVariant(Function &K, bool Slice, SmcRefusal Refusal,
-                   bool OneChunk) {
+void recordVariant(Function &K, bool Slice, SmcRefusal Refusal, bool OneChunk) {
   Module &M = *K.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);

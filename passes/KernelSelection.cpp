@@ -8,6 +8,7 @@
 #include "smc/abi.h"
 
 #include "llvm/Demangle/Demangle.h"
+#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -41,6 +42,12 @@ static bool isVariantName(StringRef Name) {
 KernelSelection::Result KernelSelection::run(Module &M,
                                              ModuleAnalysisManager &) {
   Result Kernels;
+  std::string Error;
+  if (!kernelFilterValid(Error)) {
+    M.getContext().diagnose(
+        DiagnosticInfoGeneric(Twine("SMC: ") + Error, DS_Error));
+    return Kernels;
+  }
   for (Function &F : M)
     if (isKernel(F) && !isVariantName(F.getName()) &&
         kernelSelected(F.getName(), kernelSourceName(F.getName())))
@@ -51,8 +58,8 @@ KernelSelection::Result KernelSelection::run(Module &M,
 PreservedAnalyses KernelSelectionPrinterPass::run(Module &M,
                                                   ModuleAnalysisManager &MAM) {
   for (Function *F : MAM.getResult<KernelSelection>(M))
-    outs() << "kernel " << F->getName() << " (" << kernelSourceName(F->getName())
-           << ")\n";
+    outs() << "kernel " << F->getName() << " ("
+           << kernelSourceName(F->getName()) << ")\n";
   return PreservedAnalyses::all();
 }
 

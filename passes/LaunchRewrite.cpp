@@ -1,4 +1,5 @@
-//===- LaunchRewrite.cpp - Host launches go through the SMC runtime --------===//
+//===- LaunchRewrite.cpp - Host launches go through the SMC runtime
+//--------===//
 //
 // Works on calls and invokes wherever they are: in __device_stub__ functions
 // and, after the stub was inlined at -O1 and above, in user functions.
@@ -41,8 +42,7 @@ PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
     Function *Launch = M.getFunction(From);
     if (!Launch)
       continue;
-    FunctionCallee Entry =
-        M.getOrInsertFunction(To, Launch->getFunctionType());
+    FunctionCallee Entry = M.getOrInsertFunction(To, Launch->getFunctionType());
     for (User *U : make_early_inc_range(Launch->users())) {
       auto *Call = dyn_cast<CallBase>(U);
       if (!Call || Call->getCalledOperand() != Launch)
@@ -53,8 +53,8 @@ PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
       ORE.emit([&] {
         return OptimizationRemark("smc", "LaunchRewritten", Call)
                << "launch of " << launchedKernel(*Call) << " in "
-               << ore::NV("Caller", kernelSourceName(
-                                        Call->getFunction()->getName()))
+               << ore::NV("Caller",
+                          kernelSourceName(Call->getFunction()->getName()))
                << " goes through the SMC runtime";
       });
     }

@@ -1,4 +1,5 @@
-//===- Legality.cpp - Can a kernel be given SMC variants, and how ----------===//
+//===- Legality.cpp - Can a kernel be given SMC variants, and how
+//----------===//
 //
 // Refusals (both variants): grid-wide synchronization, dynamic parallelism,
 // thread block clusters, inline assembly reading %ctaid/%nctaid/%smid,
@@ -20,7 +21,9 @@
 #include "KernelSelection.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
@@ -36,15 +39,22 @@ namespace smc {
 
 AnalysisKey LegalityAnalysis::Key;
 
+const DILocation *outermostLocation(const Instruction *I) {
+  const DILocation *L = I ? I->getDebugLoc().get() : nullptr;
+  while (L && L->getInlinedAt())
+    L = L->getInlinedAt();
+  return L;
+}
+
 std::string sourceLocation(const Instruction *I) {
   if (!I || !I->getDebugLoc())
     return "";
-  const DebugLoc &DL = I->getDebugLoc();
+  const DILocation *L = outermostLocation(I);
   std::string S;
   raw_string_ostream OS(S);
-  if (auto *Scope = dyn_cast_or_null<DIScope>(DL.getScope()))
+  if (auto *Scope = dyn_cast_or_null<DIScope>(L->getScope()))
     OS << Scope->getFilename() << ":";
-  OS << DL.getLine();
+  OS << L->getLine();
   return S;
 }
 
@@ -87,8 +97,8 @@ public:
   explicit KernelChecker(Function &K) : Kernel(K) {}
 
   KernelLegality check() {
-    for (StringRef Attr : {"nvvm.cluster_dim", "nvvm.maxclusterrank",
-                           "nvvm.blocksareclusters"})
+    for (StringRef Attr :
+         {"nvvm.cluster_dim", "nvvm.maxclusterrank", "nvvm.blocksareclusters"})
       if (Kernel.hasFnAttribute(Attr))
         refuse(SMC_REFUSAL_CLUSTER, ("kernel attribute " + Attr).str(),
                nullptr);
@@ -131,6 +141,7 @@ private:
       if (!Call)
         continue;
       if (auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand())) {
+        Barrier |= isAsmBarrier(*Call);
         checkInlineAsm(*Asm, I);
         continue;
       }
@@ -143,8 +154,7 @@ private:
       if (Callee->isIntrinsic()) {
         Barrier |= isBarrier(*Call);
         if (Name.starts_with("llvm.nvvm.read.ptx.sreg.envreg"))
-          refuse(SMC_REFUSAL_GRID_SYNC, "read of %envreg (grid workspace)",
-                 &I);
+          refuse(SMC_REFUSAL_GRID_SYNC, "read of %envreg (grid workspace)", &I);
         else if (isClusterIntrinsic(Name))
           refuse(SMC_REFUSAL_CLUSTER, ("call of " + Name).str(), &I);
         else if (Callee->getIntrinsicID() == Intrinsic::nvvm_exit)
@@ -162,8 +172,7 @@ private:
       if (Callee->isDeclaration()) {
         if (!isKnownExternal(Name))
           refuse(SMC_REFUSAL_UNKNOWN_CALLEE,
-                 ("call of " + Name + ", defined in another module").str(),
-                 &I);
+                 ("call of " + Name + ", defined in another module").str(), &I);
         continue;
       }
       if (OnPath.count(Callee)) {
@@ -179,7 +188,28 @@ private:
     HasBarrier[&F] = Barrier;
   }
 
+  // A CTA barrier written in inline assembly (bar.sync, barrier.sync, ...).
+  static bool isAsmBarrier(const CallBase &Call) {
+    auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand());
+    if (!Asm)
+      return false;
+    StringRef Text = Asm->getAsmString();
+    return Text.contains("bar.sync") || Text.contains("bar.red") ||
+           Text.contains("bar.arrive") || Text.contains("barrier.sync") ||
+           Text.contains("barrier.red") || Text.contains("barrier.arrive") ||
+           Text.contains("barrier.cta");
+  }
+
+  static bool isAsmExit(const InlineAsm &Asm) {
+    for (StringRef Line : split(Asm.getAsmString(), ';'))
+      if (Line.trim() == "exit")
+        return true;
+    return false;
+  }
+
   void checkInlineAsm(const InlineAsm &Asm, const Instruction &I) {
+    if (isAsmExit(Asm))
+      needOneChunk("executes PTX exit", &I);
     StringRef Text = Asm.getAsmString();
     if (Text.contains("%cluster") || Text.contains("%nclusterid") ||
         Text.contains("%is_explicit_cluster"))
@@ -238,22 +268,44 @@ private:
   static bool loopWrites(const Loop &L) {
     for (const BasicBlock *BB : L.blocks())
       for (const Instruction &I : *BB) {
-        if (isa<StoreInst>(I))
+        if (auto *SI = dyn_cast<StoreInst>(&I)) {
+          // Stores to a thread's own stack (allocas at -O0) are not work
+          // other CTAs could be waiting for.
+          if (SI->getPointerAddressSpace() == 5 ||
+              isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
+            continue;
           return true;
-        if (const auto *Call = dyn_cast<CallBase>(&I))
-          if (!Call->onlyReadsMemory() && !isa<IntrinsicInst>(Call))
-            return true;
-        if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) {
-          // An atomic whose result nobody in the loop tests is work
-          // (e.g. atomicAdd of a sum), not waiting.
-          bool Tested = false;
-          for (const User *U : I.users())
-            if (const auto *UI = dyn_cast<Instruction>(U))
-              Tested |= L.contains(UI);
-          if (!Tested)
-            return true;
         }
+        if (const auto *Call = dyn_cast<CallBase>(&I))
+          if (!Call->onlyReadsMemory() && !isa<IntrinsicInst>(Call) &&
+              !(callsCrossCTARead(*Call) && testedInLoop(I, L)))
+            return true;
+        // An atomic whose result nobody in the loop tests is work (e.g.
+        // atomicAdd of a sum), not waiting.
+        if ((isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) &&
+            !testedInLoop(I, L))
+          return true;
       }
+    return false;
+  }
+
+  static bool testedInLoop(const Instruction &I, const Loop &L) {
+    for (const User *U : I.users())
+      if (const auto *UI = dyn_cast<Instruction>(U))
+        if (L.contains(UI))
+          return true;
+    return false;
+  }
+
+  // A call of a device function that itself makes such a read: the
+  // atomicCAS and atomicAdd wrappers, which stay calls at -O0.
+  static bool callsCrossCTARead(const CallBase &Call) {
+    const Function *Callee = Call.getCalledFunction();
+    if (!Callee || Callee->isDeclaration())
+      return false;
+    for (const Instruction &I : instructions(*Callee))
+      if (isCrossCTARead(I))
+        return true;
     return false;
   }
 
@@ -267,6 +319,9 @@ private:
         continue;
       if (isCrossCTARead(*I))
         return I;
+      if (auto *Call = dyn_cast<CallBase>(I))
+        if (callsCrossCTARead(*Call))
+          return I;
       for (Value *Op : I->operands())
         Stack.push_back(Op);
     }
@@ -281,8 +336,9 @@ private:
     SmallPtrSet<const BasicBlock *, 16> BarrierBlocks;
     for (Instruction &I : instructions(Kernel))
       if (auto *Call = dyn_cast<CallBase>(&I))
-        if (isBarrier(*Call) || (Call->getCalledFunction() &&
-                                 HasBarrier.lookup(Call->getCalledFunction())))
+        if (isBarrier(*Call) || isAsmBarrier(*Call) ||
+            (Call->getCalledFunction() &&
+             HasBarrier.lookup(Call->getCalledFunction())))
           BarrierBlocks.insert(I.getParent());
     if (BarrierBlocks.empty())
       return;
@@ -314,7 +370,8 @@ private:
         Cond = Br->getCondition();
       else if (auto *Sw = dyn_cast<SwitchInst>(Term))
         Cond = Sw->getCondition();
-      if (Cond && Uniformity.isUniform(Cond))
+      if (Cond && Uniformity.isUniform(Cond) &&
+          !Uniformity.inDivergentRegion(&BB))
         continue;
       needOneChunk("threads may exit before a barrier other threads of the "
                    "CTA still reach",

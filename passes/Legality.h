@@ -16,14 +16,18 @@
 #include "llvm/IR/PassManager.h"
 #include <string>
 
+namespace llvm {
+class DILocation;
+}
+
 namespace smc {
 
 struct KernelLegality {
   SmcRefusal Refusal = SMC_REFUSAL_NONE;
-  std::string Detail;        // what exactly, e.g. "call of cudaLaunchDevice"
+  std::string Detail; // what exactly, e.g. "call of cudaLaunchDevice"
   const llvm::Instruction *Where = nullptr;
 
-  bool OneChunk = false;     // __smc must use SMC_MODE_ONE_CHUNK
+  bool OneChunk = false; // __smc must use SMC_MODE_ONE_CHUNK
   std::string OneChunkDetail;
   const llvm::Instruction *OneChunkWhere = nullptr;
 
@@ -47,7 +51,12 @@ struct LegalityPrinterPass : llvm::PassInfoMixin<LegalityPrinterPass> {
   static bool isRequired() { return true; }
 };
 
-/// "file:line" of an instruction, or "" without debug info.
+/// The location of an instruction in the user's own code: for code inlined
+/// from a header or callee, the outermost call site.  Null without debug
+/// info.
+const llvm::DILocation *outermostLocation(const llvm::Instruction *I);
+
+/// "file:line" of outermostLocation(I), or "" without debug info.
 std::string sourceLocation(const llvm::Instruction *I);
 
 } // namespace smc

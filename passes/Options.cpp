@@ -1,4 +1,5 @@
-//===- Options.cpp - Command-line options of the SMC plugin ----------------===//
+//===- Options.cpp - Command-line options of the SMC plugin
+//----------------===//
 //
 // -smc-transforms=<list>  variants to build: smc, slice (comma-separated);
 //                         none selected means the plugin changes nothing.
@@ -40,8 +41,7 @@ TransformSet requestedTransforms(std::string &Error) {
       Error += (Error.empty() ? "" : ", ") + ("'" + T + "'").str();
   }
   if (!Error.empty())
-    Error = "unknown -smc-transforms value " + Error +
-            " (known: smc, slice)";
+    Error = "unknown -smc-transforms value " + Error + " (known: smc, slice)";
   return Set;
 }
 

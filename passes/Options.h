@@ -1,4 +1,5 @@
-//===- Options.h - Command-line options of the SMC plugin ------------------===//
+//===- Options.h - Command-line options of the SMC plugin
+//------------------===//
 //
 // The plugin's options (-smc-transforms, -smc-kernels), defined once in
 // Options.cpp and read by the passes through these functions.

@@ -1,4 +1,5 @@
-//===- Pipeline.cpp - What -fpass-plugin=SMCPasses.so runs -----------------===//
+//===- Pipeline.cpp - What -fpass-plugin=SMCPasses.so runs
+//-----------------===//
 //
 // Runs at the end of the optimization pipeline (OptimizerLastEP), so that the
 // analyses see optimized kernels with the host stubs already inlined; at -O1
@@ -59,9 +60,8 @@ PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
     Tidy.addPass(SimplifyCFGPass());
     MAM.invalidate(M, PA);
     for (Function &F : M)
-      if (!F.isDeclaration() &&
-          (F.getName().ends_with(SMC_SUFFIX_SMC) ||
-           F.getName().ends_with(SMC_SUFFIX_SLICE)))
+      if (!F.isDeclaration() && (F.getName().ends_with(SMC_SUFFIX_SMC) ||
+                                 F.getName().ends_with(SMC_SUFFIX_SLICE)))
         Tidy.run(F, FAM);
   }
   return PreservedAnalyses::none();

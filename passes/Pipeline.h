@@ -1,4 +1,5 @@
-//===- Pipeline.h - What -fpass-plugin=SMCPasses.so runs -------------------===//
+//===- Pipeline.h - What -fpass-plugin=SMCPasses.so runs
+//-------------------===//
 #ifndef SMC_PASSES_PIPELINE_H
 #define SMC_PASSES_PIPELINE_H
 

@@ -1,4 +1,5 @@
-//===- SMCVariant.cpp - Build the SM-centric variant K__smc ----------------===//
+//===- SMCVariant.cpp - Build the SM-centric variant K__smc
+//----------------===//
 //
 // K__smc(args..., desc) is K wrapped in a loop over chunks:
 //
@@ -37,42 +38,33 @@ namespace smc {
 static Function *buildSMCVariant(Function &K, const KernelLegality &L,
                                  const DeviceLibrary &Lib, SmcRefusal &Refusal,
                                  std::string &Message, std::string &Summary) {
-  Function *V = cloneWithDescriptor(K, SMC_SUFFIX_SMC);
+  VariantStart S;
   std::string Failed;
-  if (!inlineGridReaders(*V, Failed)) {
-    V->eraseFromParent();
+  if (!startVariant(K, SMC_SUFFIX_SMC, S, Failed)) {
     Refusal = SMC_REFUSAL_NOT_INLINABLE;
     Message = "call of " + Failed;
     return nullptr;
   }
-  GridReads Reads = collectGridReads(*V);
-  unsigned NumReads = Reads.count();
+  Function *V = S.V;
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(*V))
     if (auto *Ret = dyn_cast<ReturnInst>(&I))
       Returns.push_back(Ret);
 
   LLVMContext &Ctx = V->getContext();
-  Argument *Desc = V->getArg(V->arg_size() - 1);
-  BasicBlock *Body = &V->getEntryBlock();
-  auto *Entry = BasicBlock::Create(Ctx, "smc.entry", V, Body);
+  Argument *Desc = S.Desc;
+  BasicBlock *Entry = S.Entry, *Body = S.Body;
   auto *Dispatch = BasicBlock::Create(Ctx, "smc.dispatch", V, Body);
   auto *Chunk = BasicBlock::Create(Ctx, "smc.chunk", V, Body);
   auto *Next = BasicBlock::Create(Ctx, "smc.next", V);
   auto *Exit = BasicBlock::Create(Ctx, "smc.exit", V);
-  moveStaticAllocas(*Body, *Entry);
 
-  IRBuilder<> B(Entry);
-  if (DISubprogram *SP = V->getSubprogram())
-    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
+  IRBuilder<> B(Ctx);
+  positionAtEnd(B, Entry);
   Type *I32 = B.getInt32Ty();
-  Value *State =
-      B.CreateAlloca(ArrayType::get(I32, SMC_WORKER_STATE_WORDS), nullptr,
-                     "smc.state");
-  std::array<Value *, 3> Grid = {
-      loadDescField(B, Desc, Desc_grid_x, "smc.gridDim.x"),
-      loadDescField(B, Desc, Desc_grid_y, "smc.gridDim.y"),
-      loadDescField(B, Desc, Desc_grid_z, "smc.gridDim.z")};
+  Value *State = B.CreateAlloca(ArrayType::get(I32, SMC_WORKER_STATE_WORDS),
+                                nullptr, "smc.state");
+  const std::array<Value *, 3> &Grid = S.Grid;
   SmallVector<CallInst *, 3> LibCalls;
   LibCalls.push_back(B.CreateCall(Lib.FirstChunk, {Desc, State}, "smc.first"));
   B.CreateBr(Dispatch);
@@ -101,7 +93,7 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
   B.SetInsertPoint(Exit);
   B.CreateRetVoid();
 
-  replaceGridReads(Reads, BlockIdx, Grid);
+  replaceGridReads(S.Reads, BlockIdx, Grid);
   for (CallInst *Call : LibCalls) {
     InlineFunctionInfo IFI;
     if (!InlineFunction(*Call, IFI).isSuccess()) {
@@ -116,7 +108,8 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
   std::string Loc = sourceLocation(L.OneChunkWhere);
   if (L.OneChunk && !Loc.empty())
     Summary += " at " + Loc;
-  Summary += "; " + std::to_string(NumReads) + " blockIdx/gridDim reads replaced";
+  Summary +=
+      "; " + std::to_string(S.NumReads) + " blockIdx/gridDim reads replaced";
   return V;
 }
 

@@ -1,4 +1,5 @@
-//===- SliceVariant.cpp - Build the slice variant K__slice -----------------===//
+//===- SliceVariant.cpp - Build the slice variant K__slice
+//-----------------===//
 //
 // Index rectification (Kernelet, sec. 4.1): K__slice(args..., desc) is
 // launched as a 1-D grid of `count` CTAs and runs the original chunks
@@ -24,48 +25,32 @@ using namespace llvm;
 namespace smc {
 
 static Function *buildSliceVariant(Function &K, SmcRefusal &Refusal,
-                                   std::string &Message,
-                                   std::string &Summary) {
-  Function *V = cloneWithDescriptor(K, SMC_SUFFIX_SLICE);
+                                   std::string &Message, std::string &Summary) {
+  VariantStart S;
   std::string Failed;
-  if (!inlineGridReaders(*V, Failed)) {
-    V->eraseFromParent();
+  if (!startVariant(K, SMC_SUFFIX_SLICE, S, Failed)) {
     Refusal = SMC_REFUSAL_NOT_INLINABLE;
     Message = "call of " + Failed;
     return nullptr;
   }
-  GridReads Reads = collectGridReads(*V);
-  unsigned NumReads = Reads.count();
-
-  LLVMContext &Ctx = V->getContext();
-  Argument *Desc = V->getArg(V->arg_size() - 1);
-  BasicBlock *Body = &V->getEntryBlock();
-  auto *Entry = BasicBlock::Create(Ctx, "smc.slice.entry", V, Body);
-  moveStaticAllocas(*Body, *Entry);
-  IRBuilder<> B(Entry);
-  if (DISubprogram *SP = V->getSubprogram())
-    B.SetCurrentDebugLocation(DILocation::get(Ctx, SP->getLine(), 0, SP));
-  std::array<Value *, 3> Grid = {
-      loadDescField(B, Desc, Desc_grid_x, "smc.gridDim.x"),
-      loadDescField(B, Desc, Desc_grid_y, "smc.gridDim.y"),
-      loadDescField(B, Desc, Desc_grid_z, "smc.gridDim.z")};
-  Value *Offset = loadDescField(B, Desc, Desc_slice_offset, "smc.slice.offset");
-  Value *SliceCTA = B.CreateIntrinsic(
-      B.getInt32Ty(), Intrinsic::nvvm_read_ptx_sreg_ctaid_x, {}, nullptr,
-      "smc.slice.cta");
+  IRBuilder<> B(S.V->getContext());
+  positionAtEnd(B, S.Entry);
+  Value *Offset =
+      loadDescField(B, S.Desc, Desc_slice_offset, "smc.slice.offset");
+  Value *SliceCTA =
+      B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+                        {}, nullptr, "smc.slice.cta");
   Value *ChunkId = B.CreateAdd(Offset, SliceCTA, "smc.chunk.id");
   std::array<Value *, 3> BlockIdx =
-      chunkCoordinates(B, ChunkId, Grid[0], Grid[1]);
-  B.CreateBr(Body);
+      chunkCoordinates(B, ChunkId, S.Grid[0], S.Grid[1]);
+  B.CreateBr(S.Body);
 
-  replaceGridReads(Reads, BlockIdx, Grid);
-  Summary = "index rectification; " + std::to_string(NumReads) +
+  replaceGridReads(S.Reads, BlockIdx, S.Grid);
+  Summary = "index rectification; " + std::to_string(S.NumReads) +
             " blockIdx/gridDim reads replaced";
-  return V;
+  return S.V;
 }
-
-PreservedAnalyses SliceVariantPass::run(Module &M,
-                                        ModuleAnalysisManager &MAM) {
+PreservedAnalyses SliceVariantPass::run(Module &M, ModuleAnalysisManager &MAM) {
   return runVariantBuilder(
       M, MAM, /*Slice=*/true,
       [&](Function &K, const KernelLegality &, SmcRefusal &Refusal,

@@ -14,6 +14,12 @@ function(smc_cuda_sources target)
   target_sources(${target} PRIVATE ${ARGN})
   set_source_files_properties(${ARGN} TARGET_DIRECTORY ${target}
     PROPERTIES LANGUAGE CXX COMPILE_OPTIONS "${flags}")
+  # Objects compiled with the plugin must be rebuilt when it changes.
+  if(TARGET SMCPasses)
+    get_target_property(plugin_dir SMCPasses BINARY_DIR)
+    set_property(SOURCE ${ARGN} TARGET_DIRECTORY ${target} APPEND PROPERTY
+                 OBJECT_DEPENDS ${plugin_dir}/SMCPasses.so)
+  endif()
   target_include_directories(${target} SYSTEM PRIVATE
     "${SMC_CUDA_PATH}/include" "${SMC_CUDA_PATH}/include/cccl")
 endfunction()

@@ -1,4 +1,5 @@
-//===- AbiDump.cpp - Print the host side of the SMC ABI --------------------===//
+//===- AbiDump.cpp - Print the host side of the SMC ABI
+//--------------------===//
 //
 // Prints one line per field of SmcDescriptor and SmcKernelInfo as compiled
 // for the host: "<struct> <field> <offset> <size>", then each struct's size.
@@ -14,13 +15,13 @@
 
 int main() {
 #define SMC_DUMP_DESC(name)                                                    \
-  std::printf("desc %s %zu %zu\n", #name, offsetof(SmcDescriptor, name),      \
+  std::printf("desc %s %zu %zu\n", #name, offsetof(SmcDescriptor, name),       \
               sizeof(SmcDescriptor::name));
   SMC_DESC_FIELDS(SMC_DUMP_DESC, SMC_DUMP_DESC)
 #undef SMC_DUMP_DESC
   std::printf("desc-size %zu\n", sizeof(SmcDescriptor));
 #define SMC_DUMP_INFO(name)                                                    \
-  std::printf("info %s %zu %zu\n", #name, offsetof(SmcKernelInfo, name),      \
+  std::printf("info %s %zu %zu\n", #name, offsetof(SmcKernelInfo, name),       \
               sizeof(SmcKernelInfo::name));
   SMC_INFO_FIELDS(SMC_DUMP_INFO)
 #undef SMC_DUMP_INFO

@@ -5,8 +5,14 @@
 #   %opt        opt of LLVM 22
 #   %clang_smc  clang++-22 compiling CUDA for the test arch with the plugin
 #   %ptxas      ptxas for the test arch
+#   %nvlink     nvlink (device link of -fgpu-rdc objects) for the test arch
+#   %clang_cuda clang++-22 compiling CUDA for the test arch, without the plugin
+#   %cuda_path  the CUDA toolkit root; %cuda_arch the test arch (sm_90)
 #   %abi_dump   the host-side ABI printer
+#   %smc_abi_version  SMC_ABI_VERSION of include/smc/abi.h (for FileCheck
+#               -DABI=..., so that info-record checks follow the ABI)
 import os
+import re
 import shutil
 import subprocess
 import lit.formats
@@ -31,8 +37,17 @@ config.substitutions.append(
 config.substitutions.append(("%clang_cuda", f"{config.clangxx} {cuda_flags}"))
 config.substitutions.append(
     ("%ptxas", f"{config.cuda_path}/bin/ptxas -arch={config.cuda_arch}"))
+config.substitutions.append(
+    ("%nvlink", f"{config.cuda_path}/bin/nvlink -arch={config.cuda_arch}"))
+config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%abi_dump", config.abi_dump))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
+
+with open(os.path.join(config.smc_src_root, "include", "smc", "abi.h")) as abi:
+    abi_version = re.search(r"#define\s+SMC_ABI_VERSION\s+(\d+)", abi.read())
+if not abi_version:
+    lit_config.fatal("no SMC_ABI_VERSION in include/smc/abi.h")
+config.substitutions.append(("%smc_abi_version", abi_version.group(1)))
 
 # GPU present?  Only used by tests that say REQUIRES: cuda-gpu.
 if shutil.which("nvidia-smi"):

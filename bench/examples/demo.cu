@@ -1,4 +1,5 @@
-//===- demo.cu - The example scripts/demo.sh compiles with SMC -------------===//
+//===- demo.cu - The example scripts/demo.sh compiles with SMC
+//-------------===//
 //
 // Four kernels an ordinary CUDA program might have, launched with <<<>>> and
 // checked against the CPU:
@@ -22,7 +23,7 @@
   do {                                                                         \
     cudaError_t err_ = (call);                                                 \
     if (err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                 \
+      std::fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__,                  \
                    cudaGetErrorString(err_));                                  \
       std::exit(2);                                                            \
     }                                                                          \

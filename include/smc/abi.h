@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 1u
+#define SMC_ABI_VERSION 2u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -48,6 +48,12 @@ enum SmcMode : uint32_t {
 //  num_slots        size of the per-SM tables; a worker whose %smid is not
 //                   below num_slots behaves as one on an SM outside the set
 //  slice_offset     __slice: the first chunk of this slice
+//  queue_stride     0: queue s holds the chunk ids listed in queue_chunks;
+//                   k > 0: its chunks are first, first + k, first + 2k, ...
+//                   (first = queue_chunks[queue_start[s]]), so a claim
+//                   needs no table load (interleaved: k = |set|; contiguous:
+//                   k = 1)
+//  busy_queues      number of non-empty queues
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
@@ -65,6 +71,8 @@ enum SmcMode : uint32_t {
   U32(mode)                                                                    \
   U32(num_slots)                                                               \
   U32(slice_offset)                                                            \
+  U32(queue_stride)                                                            \
+  U32(busy_queues)                                                             \
   U32(reserved)                                                                \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
@@ -82,19 +90,24 @@ struct SmcDescriptor {
 #undef SMC_DESC_DECLARE_U32
 #undef SMC_DESC_DECLARE_PTR
 
-// Words of launch_counters.  The last worker to finish (exited reaches the
-// launch's worker count) zeroes worker_count, queue_next and these counters,
-// so one counter block serves every launch that is stream-ordered after it.
+// Words of launch_counters.  When no worker of the launch will touch a
+// counter again, one worker zeroes worker_count, queue_next and these
+// counters, so one counter block serves every launch that is stream-ordered
+// after it.  Loop mode knows that moment from `exited` reaching the number
+// of workers; one-chunk mode (one worker per chunk, each claiming once) from
+// the last position of the last busy queue being claimed, which keeps a
+// global atomic per CTA off the one-chunk path.
 enum SmcLaunchCounter : uint32_t {
-  SMC_COUNTER_ARRIVED = 0, // workers that made their retreat decision
-  SMC_COUNTER_ACTIVE = 1,  // workers that decided to work
-  SMC_COUNTER_EXITED = 2,  // workers done with every counter
-  SMC_LAUNCH_COUNTERS = 3,
+  SMC_COUNTER_ARRIVED = 0,     // workers that made their retreat decision
+  SMC_COUNTER_ACTIVE = 1,      // workers that decided to work
+  SMC_COUNTER_EXITED = 2,      // loop mode: workers done with every counter
+  SMC_COUNTER_QUEUES_DONE = 3, // one-chunk mode: queues fully claimed
+  SMC_LAUNCH_COUNTERS = 4,
 };
 
 // Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
 // allocates this many uint32_t for it in every __smc variant.
-#define SMC_WORKER_STATE_WORDS 4u
+#define SMC_WORKER_STATE_WORDS 6u
 
 // Layout of the optional statistics block (all uint32_t, zeroed by the
 // runtime before the launch):
@@ -132,7 +145,8 @@ enum SmcInfoFlag : uint32_t {
   X(SMC_REFUSAL_NONE, "none")                                                  \
   X(SMC_REFUSAL_NOT_REQUESTED, "variant not requested by -smc-transforms")     \
   X(SMC_REFUSAL_GRID_SYNC, "grid-wide synchronization")                        \
-  X(SMC_REFUSAL_DYNAMIC_PARALLELISM, "dynamic parallelism (device-side launch)")\
+  X(SMC_REFUSAL_DYNAMIC_PARALLELISM,                                           \
+    "dynamic parallelism (device-side launch)")                                \
   X(SMC_REFUSAL_CLUSTER, "thread block clusters")                              \
   X(SMC_REFUSAL_INLINE_ASM, "inline assembly reads %ctaid, %nctaid or %smid")  \
   X(SMC_REFUSAL_SPIN_WAIT, "inter-CTA spin-wait")                              \
@@ -141,7 +155,8 @@ enum SmcInfoFlag : uint32_t {
   X(SMC_REFUSAL_INDIRECT_CALL, "indirect call")                                \
   X(SMC_REFUSAL_RECURSION, "recursive call graph")                             \
   X(SMC_REFUSAL_NOT_INLINABLE,                                                 \
-    "a function reading blockIdx/gridDim could not be inlined")
+    "a function reading blockIdx/gridDim could not be inlined")                \
+  X(SMC_REFUSAL_RESOURCES, "the variant would exceed a hardware limit")
 
 #define SMC_REFUSAL_ENUM(code, text) code,
 enum SmcRefusal : uint32_t { SMC_REFUSALS(SMC_REFUSAL_ENUM) SMC_REFUSAL_COUNT };

@@ -1,4 +1,5 @@
-//===- SmcWorker.cu - Device side of SM-centric execution ------------------===//
+//===- SmcWorker.cu - Device side of SM-centric execution
+//------------------===//
 //
 // The worker protocol every K__smc variant runs, written once in CUDA C++.
 // The plugin compiles this file to LLVM bitcode at build time, embeds it,
@@ -11,7 +12,8 @@
 //
 // A chunk is one CTA of the original launch.  Every call returns the same
 // chunk id to all threads of the worker, or SMC_DEV_NONE when the worker is
-// done.  See abi.h for the descriptor and counter layouts.
+// done.  See abi.h for the descriptor and counter layouts.  It is compiled
+// with -nocudalib: use compiler builtins, never libdevice (__nv_*) functions.
 //
 // Exactly once: every chunk is handed out by one atomicAdd on its queue's
 // position counter, and an active worker leaves only after finding every
@@ -24,10 +26,12 @@
 #define SMC_DEV_NONE 0xffffffffu
 
 struct SmcWorkerState {
-  unsigned smid;    // leader only: the SM this worker runs on
-  unsigned pending; // leader only: own-queue position claimed ahead, or NONE
-  unsigned parity;  // which broadcast slot the next chunk id goes through
-  unsigned ownDone; // leader only: own queue found exhausted
+  unsigned smid;     // warp 0: the SM this worker runs on
+  unsigned pending;  // leader: own-queue position claimed ahead, or NONE
+  unsigned parity;   // which broadcast slot the next chunk id goes through
+  unsigned ownDone;  // leader: own queue found exhausted
+  unsigned ownFirst; // leader: first chunk of its own queue
+  unsigned ownSize;  // leader: length of its own queue (0 if none)
 };
 
 static_assert(sizeof(SmcWorkerState) == 4 * SMC_WORKER_STATE_WORDS,
@@ -60,27 +64,46 @@ __device__ __forceinline__ void countStat(const SmcDescriptor *d,
     atomicAdd(&d->stats[word], 1u);
 }
 
-// The chunk at position pos of queue q, or NONE past its end.
-__device__ __forceinline__ unsigned chunkAt(const SmcDescriptor *d, unsigned q,
-                                            unsigned pos) {
-  unsigned begin = d->queue_start[q];
-  unsigned length = d->queue_start[q + 1] - begin;
-  return pos < length ? d->queue_chunks[begin + pos] : SMC_DEV_NONE;
+// The chunk at position pos of a queue that starts at table index begin.
+__device__ __forceinline__ unsigned
+chunkAt(const SmcDescriptor *d, unsigned begin, unsigned first, unsigned pos) {
+  return d->queue_stride ? first + pos * d->queue_stride
+                         : d->queue_chunks[begin + pos];
+}
+
+__device__ void resetCounters(const SmcDescriptor *d);
+
+// One-chunk mode: whoever hands out the last position of a queue counts
+// it; the one completing the last busy queue knows that every worker has
+// made its one claim, and resets the counters.
+__device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d) {
+  if (d->mode != SMC_MODE_ONE_CHUNK)
+    return;
+  __threadfence();
+  if (atomicAdd(&d->launch_counters[SMC_COUNTER_QUEUES_DONE], 1u) ==
+      d->busy_queues - 1)
+    resetCounters(d);
 }
 
 // Claims the next chunk of queue q, or NONE if it is exhausted.
-__device__ __forceinline__ unsigned claimFrom(const SmcDescriptor *d,
-                                              unsigned q) {
-  unsigned length = d->queue_start[q + 1] - d->queue_start[q];
+__device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
+  unsigned begin = d->queue_start[q];
+  unsigned length = d->queue_start[q + 1] - begin;
   if (loadRelaxed(&d->queue_next[q]) >= length)
     return SMC_DEV_NONE;
-  return chunkAt(d, q, atomicAdd(&d->queue_next[q], 1u));
+  unsigned pos = atomicAdd(&d->queue_next[q], 1u);
+  if (pos >= length)
+    return SMC_DEV_NONE;
+  unsigned first = d->queue_stride ? d->queue_chunks[begin] : 0;
+  unsigned chunk = chunkAt(d, begin, first, pos);
+  if (pos == length - 1)
+    queueHandedOut(d);
+  return chunk;
 }
 
 // Records that the chunk runs on this SM, stolen or not.
-__device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d,
-                                          unsigned smid, unsigned chunk,
-                                          bool stolen) {
+__device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d, unsigned smid,
+                                          unsigned chunk, bool stolen) {
   if (chunk != SMC_DEV_NONE && d->stats) {
     if (smid < d->num_slots)
       atomicAdd(&d->stats[smid], 1u);
@@ -90,37 +113,92 @@ __device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d,
   return chunk;
 }
 
-// Own queue first (unless known empty), then every other queue in turn.
-__device__ unsigned claimAny(const SmcDescriptor *d, SmcWorkerState *w) {
+// Lanes of warp 0 that exist (a CTA may have fewer than 32 threads).
+__device__ __forceinline__ unsigned warp0Mask() {
+  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  return threads >= 32 ? 0xffffffffu : (1u << threads) - 1;
+}
+
+// The thread's linear index in its CTA, which is its lane in warp 0.
+__device__ __forceinline__ unsigned linearThread() {
+  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+}
+
+__device__ __forceinline__ bool inWarp0() { return linearThread() < 32; }
+
+// Steals a chunk from another SM's queue.  Called by every thread of warp 0
+// (lane 0 is the leader): the lanes look at 32 queues at a time, so running
+// dry costs a few memory latencies rather than one per SM.  Returns the
+// same chunk, or NONE, to every lane.
+__device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
+  unsigned mask = warp0Mask();
+  unsigned lane = linearThread(); // < 32 in warp 0
   unsigned slots = d->num_slots;
   bool inRange = w->smid < slots;
-  if (inRange && !w->ownDone) {
-    unsigned chunk = claimFrom(d, w->smid);
-    if (chunk != SMC_DEV_NONE)
-      return ranOn(d, w->smid, chunk, false);
-    w->ownDone = 1;
-  }
   unsigned start = inRange ? w->smid + 1 : 0;
-  for (unsigned k = 0; k < slots; ++k) {
-    unsigned q = start + k;
-    if (q >= slots)
-      q -= slots;
-    if (inRange && q == w->smid)
-      continue;
-    unsigned chunk = claimFrom(d, q);
-    if (chunk != SMC_DEV_NONE)
-      return ranOn(d, w->smid, chunk, true);
+  for (unsigned base = 0; base < slots; base += 32) {
+    unsigned q = start + base + lane;
+    q = q >= slots ? q - slots : q;
+    q = q >= slots ? q - slots : q;
+    bool candidate = base + lane < slots && !(inRange && q == w->smid);
+    if (candidate) {
+      unsigned length = d->queue_start[q + 1] - d->queue_start[q];
+      candidate = loadRelaxed(&d->queue_next[q]) < length;
+    }
+    unsigned candidates = __ballot_sync(mask, candidate);
+    while (candidates) {
+      unsigned from = __shfl_sync(mask, q, __builtin_ctz(candidates));
+      unsigned chunk = SMC_DEV_NONE;
+      if (lane == 0)
+        chunk = ranOn(d, w->smid, claimFrom(d, from), true);
+      chunk = __shfl_sync(mask, chunk, 0);
+      if (chunk != SMC_DEV_NONE)
+        return chunk;
+      candidates &= candidates - 1;
+    }
   }
   return SMC_DEV_NONE;
 }
 
-// The worker will touch no counter again.  The last one of the launch
-// zeroes them, so the block is clean for the next launch ordered after it.
-__device__ void workerDone(const SmcDescriptor *d) {
-  __threadfence();
-  unsigned workers = gridDim.x;
-  if (atomicAdd(&d->launch_counters[SMC_COUNTER_EXITED], 1u) != workers - 1)
+// Leader only: the chunk at position pos of its own queue, or NONE (and
+// the queue is known exhausted) past its end.
+__device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
+                               unsigned pos) {
+  if (pos >= w->ownSize) {
+    w->ownDone = 1;
+    return SMC_DEV_NONE;
+  }
+  unsigned chunk = chunkAt(d, d->queue_start[w->smid], w->ownFirst, pos);
+  if (pos == w->ownSize - 1)
+    queueHandedOut(d);
+  return ranOn(d, w->smid, chunk, false);
+}
+
+// Leader only: the next chunk of its own queue (unless known empty).  No
+// look before the atomic: it would put one more memory latency in front of
+// every chunk, and a claim past the end is harmless.
+__device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
+  if (w->ownDone)
+    return SMC_DEV_NONE;
+  return ownChunkAt(d, w, atomicAdd(&d->queue_next[w->smid], 1u));
+}
+
+// Leader only: learns where its own queue is.
+__device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
+  w->ownDone = 1;
+  w->ownSize = 0;
+  w->ownFirst = 0;
+  if (w->smid >= d->num_slots)
     return;
+  unsigned begin = d->queue_start[w->smid];
+  w->ownSize = d->queue_start[w->smid + 1] - begin;
+  w->ownDone = w->ownSize == 0;
+  if (d->queue_stride && w->ownSize)
+    w->ownFirst = d->queue_chunks[begin];
+}
+
+// Zeroes the counter block for the next launch ordered after this one.
+__device__ void resetCounters(const SmcDescriptor *d) {
   for (unsigned s = 0; s < d->num_slots; ++s) {
     d->worker_count[s] = 0;
     d->queue_next[s] = 0;
@@ -128,6 +206,15 @@ __device__ void workerDone(const SmcDescriptor *d) {
   for (unsigned c = 0; c < SMC_LAUNCH_COUNTERS; ++c)
     d->launch_counters[c] = 0;
   __threadfence();
+}
+
+// Loop mode: the worker will touch no counter again.  The last one of the
+// launch resets them.
+__device__ void workerDone(const SmcDescriptor *d) {
+  __threadfence();
+  unsigned workers = gridDim.x;
+  if (atomicAdd(&d->launch_counters[SMC_COUNTER_EXITED], 1u) == workers - 1)
+    resetCounters(d);
 }
 
 // Filling-retreating: is this worker one of the first `target` on its SM?
@@ -145,8 +232,7 @@ __device__ bool decideActive(const SmcDescriptor *d, unsigned smid) {
     atomicAdd(&d->launch_counters[SMC_COUNTER_ACTIVE], 1u);
     __threadfence();
   }
-  unsigned arrived =
-      atomicAdd(&d->launch_counters[SMC_COUNTER_ARRIVED], 1u);
+  unsigned arrived = atomicAdd(&d->launch_counters[SMC_COUNTER_ARRIVED], 1u);
   if (!active && arrived == gridDim.x - 1) {
     __threadfence();
     if (loadRelaxed(&d->launch_counters[SMC_COUNTER_ACTIVE]) == 0) {
@@ -169,23 +255,44 @@ __device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
 
 } // namespace
 
+// Every thread of the worker calls the entry points.  The leader (thread 0)
+// registers the worker and claims from its own queue; warp 0 steals; a
+// barrier hands the chunk to the whole worker.
+
 extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
                                                      SmcWorkerState *w) {
   w->parity = 0;
   w->pending = SMC_DEV_NONE;
   w->ownDone = 0;
   unsigned chunk = SMC_DEV_NONE;
-  if (isLeader()) {
-    w->smid = readSmid();
-    bool active = d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w->smid);
-    if (active) {
-      if (d->stats && w->smid < d->num_slots)
+  if (inWarp0()) {
+    unsigned mask = warp0Mask();
+    bool active = false;
+    if (isLeader()) {
+      w->smid = readSmid();
+      // One-chunk mode: the own-queue atomic goes out together with the
+      // loads that locate the queue (one memory latency, not three).
+      if (d->mode == SMC_MODE_ONE_CHUNK && w->smid < d->num_slots)
+        w->pending = atomicAdd(&d->queue_next[w->smid], 1u);
+      findOwnQueue(d, w);
+      active = d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w->smid);
+      if (!active)
+        countStat(d, 2 * d->num_slots + 1);
+      else if (d->stats && w->smid < d->num_slots)
         atomicAdd(&d->stats[d->num_slots + w->smid], 1u);
-      chunk = claimAny(d, w);
-    } else {
-      countStat(d, 2 * d->num_slots + 1);
+      if (w->pending != SMC_DEV_NONE) {
+        chunk = ownChunkAt(d, w, w->pending);
+        w->pending = SMC_DEV_NONE;
+      } else if (active) {
+        chunk = claimOwn(d, w);
+      }
     }
-    if (chunk == SMC_DEV_NONE || d->mode == SMC_MODE_ONE_CHUNK)
+    w->smid = __shfl_sync(mask, w->smid, 0);
+    active = __shfl_sync(mask, active, 0);
+    chunk = __shfl_sync(mask, chunk, 0);
+    if (active && chunk == SMC_DEV_NONE)
+      chunk = steal(d, w);
+    if (isLeader() && chunk == SMC_DEV_NONE && d->mode == SMC_MODE_LOOP)
       workerDone(d);
   }
   return broadcast(w, chunk);
@@ -195,8 +302,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 // atomic's latency overlaps the chunk instead of delaying the next claim.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *w) {
-  if (d->mode == SMC_MODE_LOOP && isLeader() && !w->ownDone &&
-      w->smid < d->num_slots)
+  if (d->mode == SMC_MODE_LOOP && isLeader() && !w->ownDone)
     w->pending = atomicAdd(&d->queue_next[w->smid], 1u);
 }
 
@@ -206,16 +312,19 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
   if (d->mode == SMC_MODE_ONE_CHUNK)
     return SMC_DEV_NONE;
   unsigned chunk = SMC_DEV_NONE;
-  if (isLeader()) {
-    if (w->pending != SMC_DEV_NONE) {
-      chunk = ranOn(d, w->smid, chunkAt(d, w->smid, w->pending), false);
-      w->pending = SMC_DEV_NONE;
+  if (inWarp0()) {
+    if (isLeader()) {
+      if (w->pending != SMC_DEV_NONE) {
+        chunk = ownChunkAt(d, w, w->pending);
+        w->pending = SMC_DEV_NONE;
+      }
       if (chunk == SMC_DEV_NONE)
-        w->ownDone = 1;
+        chunk = claimOwn(d, w);
     }
+    chunk = __shfl_sync(warp0Mask(), chunk, 0);
     if (chunk == SMC_DEV_NONE)
-      chunk = claimAny(d, w);
-    if (chunk == SMC_DEV_NONE)
+      chunk = steal(d, w);
+    if (isLeader() && chunk == SMC_DEV_NONE)
       workerDone(d);
   }
   return broadcast(w, chunk);

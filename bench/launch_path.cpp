@@ -1,0 +1,113 @@
+//===- launch_path.cpp - Host cost of a launch through the SMC runtime ----===//
+//
+// Measures, on the host clock, batches of launches of an empty kernel
+// through plain cudaLaunchKernel and through the SMC runtime entry
+// __smc_launch_kernel (the call the plugin puts in place of every
+// cudaLaunchKernel) with the kernel's policy set to original, smc and slice.
+// Each iteration times kBatch launches; the stream is synchronized outside
+// the timed region.  The counter us_per_launch is the mean host time of one
+// launch in microseconds.
+//
+// This file must be compiled WITHOUT the SMC plugin: the plugin would
+// rewrite the plain cudaLaunchKernel calls below into runtime calls.
+//===----------------------------------------------------------------------===//
+#include "launch_path.h"
+
+#include "smc/smc.h"
+
+#include <benchmark/benchmark.h>
+#include <cuda_runtime.h>
+
+#include <chrono>
+#include <string>
+
+extern "C" cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
+                                           dim3 Block, void **Args,
+                                           size_t SharedMem,
+                                           cudaStream_t Stream);
+
+namespace {
+
+constexpr int kBatch = 512;
+
+using LaunchFn = cudaError_t (*)(const void *, dim3, dim3, void **, size_t,
+                                 cudaStream_t);
+
+cudaError_t plainLaunch(const void *Func, dim3 Grid, dim3 Block, void **Args,
+                        size_t SharedMem, cudaStream_t Stream) {
+  return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
+}
+
+void launchPath(benchmark::State &State, LaunchFn Launch,
+                const smc::Policy &Policy, unsigned GridSize) {
+  const void *Kernel = emptyKernelSymbol();
+  smc::setPolicyForSymbol(Kernel, Policy);
+  cudaStream_t Stream = nullptr;
+  if (cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking) !=
+      cudaSuccess) {
+    State.SkipWithError("cudaStreamCreateWithFlags failed");
+    return;
+  }
+  const dim3 Grid(GridSize), Block(128);
+  cudaError_t Err = cudaSuccess;
+  // Warm-up: the runtime looks the variants up on the first launch.
+  for (int I = 0; I < 16 && Err == cudaSuccess; ++I)
+    Err = Launch(Kernel, Grid, Block, nullptr, 0, Stream);
+  if (Err == cudaSuccess)
+    Err = cudaStreamSynchronize(Stream);
+
+  double TotalUs = 0;
+  for (auto _ : State) {
+    if (Err != cudaSuccess)
+      break;
+    auto Start = std::chrono::steady_clock::now();
+    for (int I = 0; I < kBatch; ++I)
+      if (cudaError_t E = Launch(Kernel, Grid, Block, nullptr, 0, Stream))
+        Err = E;
+    auto Stop = std::chrono::steady_clock::now();
+    double Seconds = std::chrono::duration<double>(Stop - Start).count();
+    State.SetIterationTime(Seconds);
+    TotalUs += Seconds * 1e6 / kBatch;
+    if (Err == cudaSuccess)
+      Err = cudaStreamSynchronize(Stream); // Manual time: not counted.
+  }
+  cudaStreamDestroy(Stream);
+  if (Err != cudaSuccess) {
+    State.SkipWithError(
+        (std::string("launch failed: ") + cudaGetErrorString(Err)).c_str());
+    return;
+  }
+  State.counters["us_per_launch"] =
+      benchmark::Counter(TotalUs, benchmark::Counter::kAvgIterations);
+  State.counters["launches_per_iteration"] = kBatch;
+}
+
+} // namespace
+
+void registerLaunchPathBenchmarks(unsigned NumSMs) {
+  // As many CTAs as a typical small grid: 4 per SM.
+  const unsigned Grid = 4 * NumSMs;
+  struct Case {
+    const char *Name;
+    LaunchFn Launch;
+    smc::Policy Policy;
+  };
+  for (const Case &C : {Case{"launch_path/cudaLaunchKernel", plainLaunch,
+                             smc::Policy::original()},
+                        Case{"launch_path/smc_entry_original",
+                             __smc_launch_kernel, smc::Policy::original()},
+                        Case{"launch_path/smc_entry_smc", __smc_launch_kernel,
+                             smc::Policy::smCentric()},
+                        Case{"launch_path/smc_entry_slice", __smc_launch_kernel,
+                             smc::Policy::slice(0)}}) {
+    LaunchFn Launch = C.Launch;
+    smc::Policy Policy = C.Policy;
+    benchmark::RegisterBenchmark(
+        C.Name,
+        [Launch, Policy, Grid](benchmark::State &State) {
+          launchPath(State, Launch, Policy, Grid);
+        })
+        ->UseManualTime()
+        ->Unit(benchmark::kMicrosecond);
+  }
+}

@@ -1,0 +1,214 @@
+//===- Workload.h - SMC benchmark workloads: interface and registry -------===//
+//
+// The workload suite: CUDA implementations of the benchmark kernels of the
+// papers SMC is built from (000 Table 1, 004 section 5.1, 002 Table 2), each
+// with deterministic inputs, a CPU reference and a check.  Tests, benchmarks
+// and the co-run and locality experiments all iterate allWorkloads():
+//
+//   for (const WorkloadInfo *info : allWorkloads()) {
+//     std::unique_ptr<Workload> w = info->create();
+//     w->setup(info->params(Size::Default), kDefaultSeed);
+//     w->resetOutputs(stream);          // poison outputs (checked runs only)
+//     w->run(stream);                   // the kernel launches of one run
+//     CheckResult r = w->check();       // synchronizes, compares with CPU
+//   }
+//
+// This header does not include CUDA headers: cudaStream_t is declared the way
+// the CUDA runtime declares it, so CPU-only code can include it.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_BENCH_WORKLOADS_WORKLOAD_H
+#define SMC_BENCH_WORKLOADS_WORKLOAD_H
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+typedef struct CUstream_st *cudaStream_t;
+
+namespace smc {
+namespace workloads {
+
+// The seed every test and benchmark uses unless told otherwise.
+constexpr uint64_t kDefaultSeed = 20150608;
+
+// Named problem sizes.  Small: a test (< ~10 ms on a GPU, < ~1 s for the CPU
+// reference).  Default: a benchmark, one run() at least ~0.5 ms on an H100.
+// Large: a larger benchmark (several times Default).
+enum class Size { Small, Default, Large };
+const char *sizeName(Size size);
+// Accepts "small", "default", "large" (any case).  False if none matches.
+bool parseSize(const std::string &text, Size &out);
+
+// 000 Table 1's "Irregular" column: does the kernel access memory through
+// index arrays built from the input?
+enum class Regularity { Regular, Irregular };
+const char *regularityName(Regularity regularity);
+
+// 002 section 3.2: where a kernel's inter-CTA locality comes from.
+// Unclassified for workloads that 002 does not list.
+enum class Locality {
+  Unclassified,
+  AlgorithmRelated,
+  CacheLineRelated,
+  DataRelated,
+  WriteRelated,
+  Streaming,
+};
+const char *localityName(Locality locality);
+
+// Which papers use a workload (bit mask).
+enum PaperBits : unsigned {
+  PaperSmCentric = 1u << 0,     // 000 Wu et al., ICS 2015, Table 1
+  PaperKernelet = 1u << 1,      // 004 Zhong & He, TPDS 2014, section 5.1
+  PaperCtaClustering = 1u << 2, // 002 Li et al., ASPLOS 2017, Table 2
+};
+// "000,004" style list of the papers in `papers`.
+std::string paperList(unsigned papers);
+
+// What the kernels of a workload do that matters to SMC's transformations
+// (bit mask).  Tests use it to pick workloads that exercise a hazard.
+enum FeatureBits : unsigned {
+  FeatureSharedMemory = 1u << 0,
+  // __syncthreads().
+  FeatureBarriers = 1u << 1,
+  // A divergent `return` before a __syncthreads() other threads still reach.
+  FeatureEarlyExitBeforeBarrier = 1u << 2,
+  // Grid-stride loops (gridDim-based).
+  FeatureGridStride = 1u << 3,
+  // Gathers or scatters through index arrays.
+  FeatureIndexArrays = 1u << 4,
+  // Global atomics.
+  FeatureAtomics = 1u << 5,
+  // run() launches more than once.
+  FeatureMultiLaunch = 1u << 6,
+  // __shfl_*_sync.
+  FeatureWarpShuffle = 1u << 7,
+};
+// "shared,barriers,..." style list of the features in `features`.
+std::string featureList(unsigned features);
+
+// One size parameter of a workload and its value at each named size.
+struct ParamSpec {
+  const char *name;
+  int64_t small;
+  int64_t normal; // Size::Default
+  int64_t large;
+  const char *meaning;
+};
+
+// Resolved parameter values (name -> value) for one setup().
+class Params {
+public:
+  // The value of `name`; throws std::invalid_argument if there is none.
+  int64_t get(const std::string &name) const;
+  bool has(const std::string &name) const;
+  // Sets (or adds) a value.
+  void set(const std::string &name, int64_t value);
+  // "n=4096,deg=16", in the order the values were added.
+  std::string str() const;
+  const std::vector<std::pair<std::string, int64_t>> &values() const {
+    return entries;
+  }
+
+private:
+  std::vector<std::pair<std::string, int64_t>> entries;
+};
+
+// The outcome of comparing a run's outputs with the CPU reference.
+struct CheckResult {
+  bool ok = false;
+  // Largest error found, in the unit `metric` names (0 for exact matches).
+  double maxError = 0;
+  // Largest error allowed, same unit (0 for exact checks).
+  double tolerance = 0;
+  // What maxError measures, e.g. "exact" or "|gpu-ref|/max(|ref|,1)".
+  std::string metric;
+  // Output elements compared, and how many were out of tolerance.
+  uint64_t checked = 0;
+  uint64_t failures = 0;
+  // The first failure, and notes such as "sampled 4096 of 2^27 rows".
+  std::string detail;
+
+  // Folds another comparison (another output array) into this one.
+  void merge(const CheckResult &other);
+  // One line: "ok max_err=... tol=... (metric) checked=... [detail]".
+  std::string summary() const;
+};
+
+// Rough cost of one run(), for bandwidth and throughput counters.
+struct RunEstimate {
+  // Compulsory DRAM traffic: every input array read once and every output
+  // array written once per launch that touches it (gathers and reuse through
+  // the caches not counted).
+  double bytes = 0;
+  double flops = 0; // arithmetic operations (integer ones for integer kernels)
+};
+
+// One workload: owns its host inputs, its device buffers and its reference.
+// All CUDA calls throw std::runtime_error("file:line: call: message") on
+// failure.  Not thread-safe; one object per stream.
+class Workload {
+public:
+  virtual ~Workload();
+  // Generates the host inputs from `seed` at the given parameters, computes
+  // nothing else on the CPU, allocates and uploads the device buffers.
+  virtual void setup(const Params &params, uint64_t seed) = 0;
+  // One complete execution of the workload: its kernel launches (with
+  // <<<>>>), and the memsets and copies between them, on `stream`.  The
+  // outputs depend only on the inputs, so run() can be repeated without
+  // resetOutputs().  Does not synchronize.
+  virtual void run(cudaStream_t stream) = 0;
+  // Fills every output buffer with 0xFF bytes (NaN for floats, -1 or the
+  // largest value for integers), so that outputs a run does not write fail
+  // the check.  Call before a run that is to be checked.
+  virtual void resetOutputs(cudaStream_t stream) = 0;
+  // Waits for the device, copies the outputs back and compares them with
+  // the CPU reference (computed on first use and kept).  For the sizes
+  // where a full CPU reference would take too long, a documented sample of
+  // the outputs is compared and all outputs are checked for plausibility.
+  virtual CheckResult check() = 0;
+  virtual RunEstimate estimate() const = 0;
+};
+
+// What the registry knows about a workload.
+struct WorkloadInfo {
+  const char *name;        // "spmv", "3dconv", ...
+  const char *description; // one line
+  int gridDims;            // largest grid dimensionality its launches use
+  Regularity regularity;
+  Locality locality;
+  unsigned papers;   // PaperBits
+  unsigned features; // FeatureBits
+  // Source names of its kernels (global namespace, C++ linkage), the names
+  // SMC policies select kernels by.
+  std::vector<std::string> kernelNames;
+  std::vector<ParamSpec> paramSpecs;
+  // A new, not yet set up, GPU workload.
+  std::unique_ptr<Workload> (*create)();
+  // Runs the CPU reference at Size::Small against an independent CPU
+  // formulation or known invariants.  Never calls CUDA.
+  CheckResult (*cpuSelfCheck)(uint64_t seed);
+  // Short text of the GPU check (what is compared, tolerance), for reports.
+  const char *checkText;
+
+  // The parameters at a named size.
+  Params params(Size size) const;
+  // The same, then "name=value,name=value" overrides; throws
+  // std::invalid_argument on an unknown name or a malformed value.
+  Params params(Size size, const std::string &overrides) const;
+};
+
+// Every workload, in a fixed order (000 Table 1, then 004, then 002).
+const std::vector<const WorkloadInfo *> &allWorkloads();
+// info.create(), then setup() at a named size.
+std::unique_ptr<Workload> setUpWorkload(const WorkloadInfo &info, Size size,
+                                        uint64_t seed = kDefaultSeed);
+// The workload called `name`, or nullptr.
+const WorkloadInfo *findWorkload(const std::string &name);
+
+} // namespace workloads
+} // namespace smc
+
+#endif // SMC_BENCH_WORKLOADS_WORKLOAD_H

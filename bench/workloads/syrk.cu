@@ -1,0 +1,86 @@
+//===- syrk.cu - syrk: kernel and its GPU driver --------------------------===//
+#include "syrk.h"
+
+#include "Check.h"
+#include "CudaSupport.cuh"
+
+__global__ void syrk_kernel(const float *__restrict__ a,
+                            const float *__restrict__ cIn,
+                            float *__restrict__ cOut, int n, int m, float alpha,
+                            float beta) {
+  int j = blockIdx.x * blockDim.x + threadIdx.x;
+  int i = blockIdx.y * blockDim.y + threadIdx.y;
+  if (i < n && j < n) {
+    float sum = 0.0f;
+    for (int k = 0; k < m; ++k)
+      sum += a[size_t(i) * m + k] * a[size_t(j) * m + k];
+    cOut[size_t(i) * n + j] = beta * cIn[size_t(i) * n + j] + alpha * sum;
+  }
+}
+
+namespace smc::workloads::syrk {
+namespace {
+
+constexpr size_t kSampledRows = 256;
+
+class SyrkWorkload final : public Workload {
+public:
+  void setup(const Params &params, uint64_t seed) override {
+    problem = generate(params, seed);
+    rows.clear();
+    dA.upload(problem.a);
+    dC.upload(problem.c);
+    dOut.allocate(problem.c.size());
+  }
+
+  void run(cudaStream_t stream) override {
+    dim3 block(32, 8);
+    dim3 grid(ceilDiv(problem.n, 32), ceilDiv(problem.n, 8));
+    syrk_kernel<<<grid, block, 0, stream>>>(
+        dA.get(), dC.get(), dOut.get(), problem.n, problem.m, kAlpha, kBeta);
+    SMC_CUDA_CHECK_LAUNCH();
+  }
+
+  void resetOutputs(cudaStream_t stream) override { dOut.poison(stream); }
+
+  CheckResult check() override {
+    waitForDevice();
+    std::vector<float> got;
+    dOut.download(got);
+    if (rows.empty()) {
+      rows = sampleIndices(size_t(problem.n), kSampledRows, 37);
+      cpuReferenceRows(problem, rows, reference);
+    }
+    size_t n = size_t(problem.n);
+    std::vector<float> sampled(rows.size() * n);
+    for (size_t r = 0; r < rows.size(); ++r)
+      for (size_t j = 0; j < n; ++j)
+        sampled[r * n + j] = got[rows[r] * n + j];
+    CheckResult result = compareExactFloat(sampled.data(), reference.data(),
+                                           sampled.size(), "C");
+    if (rows.size() < n) {
+      result.merge(checkAllFinite(got.data(), got.size(), "C"));
+      result.detail += (result.detail.empty() ? "" : "; ") +
+                       std::to_string(rows.size()) + " of " +
+                       std::to_string(n) + " rows compared";
+    }
+    return result;
+  }
+
+  RunEstimate estimate() const override {
+    double n = problem.n, m = problem.m;
+    return {(n * m + 2 * n * n) * 4, 2 * n * n * m};
+  }
+
+private:
+  Problem problem;
+  std::vector<size_t> rows;
+  std::vector<double> reference;
+  DeviceBuffer<float> dA, dC, dOut;
+};
+
+} // namespace
+
+std::unique_ptr<Workload> create() { return std::make_unique<SyrkWorkload>(); }
+
+} // namespace smc::workloads::syrk

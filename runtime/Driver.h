@@ -1,0 +1,44 @@
+//===- Driver.h - The CUDA driver functions the runtime uses ----*- C++ -*-===//
+//
+// The runtime links only the CUDA runtime (cudart_static): every driver API
+// function it needs is looked up once through
+// cudaGetDriverEntryPointByVersion, so nothing links against libcuda.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_DRIVER_H
+#define SMC_RUNTIME_DRIVER_H
+
+#include <cudaTypedefs.h>
+
+#include <string>
+
+namespace smc {
+namespace driver {
+
+// Driver functions, by the ABI version of their PFN_ typedef.  Members are
+// not named like the functions because cuda.h #defines some of those names.
+struct Api {
+  PFN_cuFuncGetModule_v11000 funcGetModule;
+  PFN_cuFuncGetName_v12030 funcGetName;
+  PFN_cuModuleGetFunction_v2000 moduleGetFunction;
+  PFN_cuModuleGetGlobal_v3020 moduleGetGlobal;
+  // The legacy-default-stream version: a null stream is the legacy stream,
+  // CU_STREAM_PER_THREAD the calling thread's per-thread stream.
+  PFN_cuLaunchKernel_v4000 launchKernel;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy;
+  PFN_cuFuncGetAttribute_v2020 funcGetAttribute;
+  PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
+  PFN_cuGetErrorName_v6000 getErrorName;
+};
+
+// The driver functions, resolved on the first call (thread-safe).  Returns
+// null if any of them cannot be had; `error`, if given, then says which and
+// why.  Calls the CUDA runtime, so it initializes it.
+const Api *api(std::string *error = nullptr);
+
+// "CUDA_ERROR_INVALID_VALUE (1)" style text for a driver result.
+std::string resultText(CUresult result);
+
+} // namespace driver
+} // namespace smc
+
+#endif // SMC_RUNTIME_DRIVER_H

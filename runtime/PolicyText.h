@@ -1,0 +1,58 @@
+//===- PolicyText.h - The SMC_POLICY grammar --------------------*- C++ -*-===//
+//
+// Parses policy text (the SMC_POLICY environment variable, setPolicyText())
+// into rules and picks the rule that applies to a kernel.  Pure C++: no CUDA.
+//
+//   policy := rule (';' rule)* [';']
+//   rule   := name '=' action
+//   name   := '*' | source name (vecAdd, ns::scale<float>) | mangled name
+//   action := 'original'
+//           | 'smc'   ['(' opt (',' opt)* ')']   opt: workers=N, sms=LIST,
+//                                                     order=contiguous|interleaved
+//           | 'slice' ['(' opt ')']              opt: size=N
+//   LIST   := item ('+' item)*,  item := N | A-B (inclusive)
+//
+// Whitespace around tokens is ignored.  Example:
+//   SMC_POLICY='*=smc(workers=2); vecAdd=smc(sms=0-65+70,order=interleaved);
+//               ns::scale<float>=slice(size=64)'
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_POLICYTEXT_H
+#define SMC_RUNTIME_POLICYTEXT_H
+
+#include "smc/smc.h"
+
+#include <string>
+#include <vector>
+
+namespace smc {
+
+// One rule: the kernel name as written (normalized with normalizeKernelName)
+// or "*", and its policy.
+struct PolicyRule {
+  std::string name;
+  Policy policy;
+};
+
+// The largest SM id policy text accepts (a sanity bound; the launch checks
+// ids against the device's SM count).
+constexpr unsigned kMaxPolicySmId = 65535;
+
+// Parses `text`.  On success replaces the contents of `rules` with the rules
+// in text order and returns true.  On error returns false, leaves `rules`
+// unchanged and sets `error` to a message that starts with `origin` and names
+// the bad part, e.g.
+//   SMC_POLICY: in rule 'vecAdd=smc(workers=x)': 'x' is not a positive integer
+bool parsePolicyText(const std::string &text, std::vector<PolicyRule> &rules,
+                     std::string &error,
+                     const std::string &origin = "SMC_POLICY");
+
+// The policy of the rule that applies to a kernel with this source name and
+// mangled name, or null if none does.  A rule naming the kernel beats "*";
+// among rules of equal rank the last one wins.
+const Policy *findPolicy(const std::vector<PolicyRule> &rules,
+                         const std::string &sourceName,
+                         const std::string &mangledName);
+
+} // namespace smc
+
+#endif // SMC_RUNTIME_POLICYTEXT_H

@@ -1,0 +1,60 @@
+//===- Stats.h - SMC_STATS launch records -----------------------*- C++ -*-===//
+//
+// With SMC_STATS=<file> the runtime records every launch it handles and
+// writes them, at process exit, as
+//   {"device": "<name>", "launches": [ {...}, ... ]}
+// For an SM-centric launch the record holds the counts the variant wrote
+// into its statistics block (chunks and active workers per SM, stolen
+// chunks, retreated workers, workers on SMs outside the tables).  To read
+// them the runtime synchronizes the launch's stream after each launch and
+// holds a lock across launch and read-back: SMC_STATS serializes launches
+// and costs their overlap.  Launches made while their stream is capturing
+// are recorded without counts.  SMC_DISABLE=1 launches are not recorded.
+//
+// Internal to the runtime; CUDA-free.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_STATS_H
+#define SMC_RUNTIME_STATS_H
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace smc {
+namespace stats {
+
+// True when SMC_STATS names a file (read once, on the first call).
+bool enabled();
+
+// One launch, as the statistics file records it.
+struct LaunchRecord {
+  std::string kernel;  // source name
+  std::string mangled; // mangled name
+  int device = 0;
+  const char *variant = "original"; // "original", "smc" or "slice"
+  std::string reason; // why the original ran instead of the policy's choice
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  size_t sharedMem = 0;
+  bool captured = false; // launched during stream capture: no counts
+  std::string error;     // what went wrong launching or reading counts
+  // SMCentric.
+  const char *mode = nullptr; // "loop" or "one_chunk"
+  unsigned target = 0;
+  unsigned workers = 0;
+  unsigned numSlots = 0;
+  std::vector<uint32_t> counts; // SMC_STATS_WORDS(numSlots) words, or empty
+  // Slice.
+  unsigned slices = 0;
+  unsigned sliceSize = 0;
+};
+
+// Adds a record.  The first record's deviceName becomes the file's
+// "device"; each record also carries its device ordinal.
+void record(const LaunchRecord &launch, const std::string &deviceName);
+
+} // namespace stats
+} // namespace smc
+
+#endif // SMC_RUNTIME_STATS_H

@@ -1,0 +1,205 @@
+//===- GpuTest.cu - Helpers of the SMC GPU differential tests -------------===//
+//
+// Implements GpuTest.h: device queries, seeded inputs, the standard policy
+// list and the differential runner (run under Policy::original(), then
+// under every policy, compare buffers bit for bit).
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <algorithm>
+#include <cstring>
+#include <random>
+#include <sstream>
+
+namespace smctest {
+
+unsigned numSMs() {
+  static unsigned Cached = [] {
+    int Count = 0;
+    if (cudaDeviceGetAttribute(&Count, cudaDevAttrMultiProcessorCount, 0) !=
+        cudaSuccess)
+      return 0u;
+    return static_cast<unsigned>(Count);
+  }();
+  return Cached;
+}
+
+size_t maxDynamicSharedOptin() {
+  int Bytes = 0;
+  if (cudaDeviceGetAttribute(&Bytes, cudaDevAttrMaxSharedMemoryPerBlockOptin,
+                             0) != cudaSuccess)
+    return 0;
+  return static_cast<size_t>(Bytes);
+}
+
+std::vector<float> randomFloats(size_t N, uint32_t Seed) {
+  std::mt19937 Gen(Seed);
+  std::uniform_real_distribution<float> Dist(-1.0f, 1.0f);
+  std::vector<float> V(N);
+  for (float &X : V)
+    X = Dist(Gen);
+  return V;
+}
+
+std::vector<double> randomDoubles(size_t N, uint32_t Seed) {
+  std::mt19937_64 Gen(Seed);
+  std::uniform_real_distribution<double> Dist(-1.0, 1.0);
+  std::vector<double> V(N);
+  for (double &X : V)
+    X = Dist(Gen);
+  return V;
+}
+
+std::vector<uint32_t> randomWords(size_t N, uint32_t Seed) {
+  std::mt19937 Gen(Seed);
+  std::vector<uint32_t> V(N);
+  for (uint32_t &X : V)
+    X = static_cast<uint32_t>(Gen());
+  return V;
+}
+
+std::vector<unsigned> smRange(unsigned First, unsigned Count) {
+  std::vector<unsigned> SMs(Count);
+  for (unsigned I = 0; I < Count; ++I)
+    SMs[I] = First + I;
+  return SMs;
+}
+
+std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
+  const unsigned SMs = numSMs();
+  std::vector<NamedPolicy> Policies;
+  Policies.push_back({"smc(default)", smc::Policy::smCentric()});
+  Policies.push_back({"smc(workers=1)", smc::Policy::smCentric(1)});
+  Policies.push_back(
+      {"smc(workers=2,sms=0-15)",
+       smc::Policy::smCentric(2, smRange(0, std::min(16u, SMs)))});
+  Policies.push_back(
+      {"smc(order=interleaved)",
+       smc::Policy::smCentric(0, {}, smc::ChunkOrder::Interleaved)});
+  smc::Policy Table = smc::Policy::smCentric(0, {}, smc::ChunkOrder::Table);
+  Table.chunkToSM.resize(NumChunks);
+  for (unsigned C = 0; C < NumChunks; ++C)
+    Table.chunkToSM[C] =
+        static_cast<unsigned>((static_cast<uint64_t>(C) * 7) % SMs);
+  Policies.push_back({"smc(order=table,c*7%numSMs)", std::move(Table)});
+  Policies.push_back({"slice(size=1)", smc::Policy::slice(1)});
+  Policies.push_back({"slice(size=7)", smc::Policy::slice(7)});
+  Policies.push_back({"slice(size=grid=" + std::to_string(NumChunks) + ")",
+                      smc::Policy::slice(NumChunks)});
+  return Policies;
+}
+
+void resetBuffers(const std::vector<Buffer> &Buffers) {
+  for (const Buffer &B : Buffers)
+    SMC_CUDA_ASSERT(
+        cudaMemset(B.Ptr, B.Role == Buffer::Counter ? 0 : kPoison, B.Bytes));
+  SMC_CUDA_SYNC_ASSERT();
+}
+
+void runWithPolicy(const void *Kernel, const NamedPolicy &Policy,
+                   const std::vector<Buffer> &Buffers, const LaunchFn &Launch,
+                   std::vector<Bytes> &Results) {
+  SCOPED_TRACE("policy " + Policy.Name);
+  ASSERT_NO_FATAL_FAILURE(resetBuffers(Buffers));
+  smc::setPolicyForSymbol(Kernel, Policy.Value);
+  SMC_CUDA_ASSERT(Launch());
+  SMC_CUDA_SYNC_ASSERT();
+  Results.assign(Buffers.size(), Bytes());
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    Results[I].resize(Buffers[I].Bytes);
+    SMC_CUDA_ASSERT(cudaMemcpy(Results[I].data(), Buffers[I].Ptr,
+                               Buffers[I].Bytes, cudaMemcpyDeviceToHost));
+    if (Buffers[I].Role == Buffer::Counter)
+      expectAllCountsAre(Results[I], Buffers[I].ExpectedCount,
+                         Policy.Name + ": counter " + Buffers[I].Name);
+  }
+}
+
+void expectMatchesOriginal(const void *Kernel,
+                           const std::vector<Buffer> &Buffers,
+                           const LaunchFn &Launch,
+                           const std::vector<NamedPolicy> &Policies) {
+  std::vector<Bytes> Reference;
+  ASSERT_NO_FATAL_FAILURE(runWithPolicy(Kernel,
+                                        {"original", smc::Policy::original()},
+                                        Buffers, Launch, Reference));
+  for (size_t I = 0; I < Buffers.size(); ++I) {
+    if (Buffers[I].Role != Buffer::Output)
+      continue;
+    const Bytes &R = Reference[I];
+    bool AllPoison = std::all_of(R.begin(), R.end(), [](uint8_t B) {
+      return B == static_cast<uint8_t>(kPoison);
+    });
+    ASSERT_FALSE(AllPoison)
+        << "the original kernel wrote nothing into " << Buffers[I].Name
+        << "; the comparison would prove nothing";
+  }
+  for (const NamedPolicy &Policy : Policies) {
+    std::vector<Bytes> Results;
+    ASSERT_NO_FATAL_FAILURE(
+        runWithPolicy(Kernel, Policy, Buffers, Launch, Results));
+    for (size_t I = 0; I < Buffers.size(); ++I)
+      expectSameBytes(Reference[I], Results[I],
+                      Policy.Name + ": " + Buffers[I].Name);
+  }
+}
+
+static uint32_t wordAt(const Bytes &B, size_t Word) {
+  uint32_t W = 0;
+  size_t Offset = Word * 4;
+  std::memcpy(&W, B.data() + Offset, std::min<size_t>(4, B.size() - Offset));
+  return W;
+}
+
+void expectSameBytes(const Bytes &Expected, const Bytes &Actual,
+                     const std::string &What) {
+  if (Expected.size() == Actual.size() &&
+      std::memcmp(Expected.data(), Actual.data(), Expected.size()) == 0)
+    return;
+  if (Expected.size() != Actual.size()) {
+    ADD_FAILURE() << What << ": " << Actual.size() << " bytes, expected "
+                  << Expected.size();
+    return;
+  }
+  size_t Words = (Expected.size() + 3) / 4, Differing = 0, Shown = 0;
+  std::ostringstream Msg;
+  for (size_t W = 0; W < Words; ++W) {
+    uint32_t E = wordAt(Expected, W), A = wordAt(Actual, W);
+    if (E == A)
+      continue;
+    if (Shown++ < 4)
+      Msg << "\n  word " << W << ": original 0x" << std::hex << E
+          << ", variant 0x" << A << std::dec;
+    ++Differing;
+  }
+  ADD_FAILURE() << What << " differs from the original in " << Differing
+                << " of " << Words << " words" << Msg.str();
+}
+
+void expectAllCountsAre(const Bytes &Counts, uint32_t Expected,
+                        const std::string &What) {
+  size_t Words = Counts.size() / 4, Lower = 0, Higher = 0, Shown = 0;
+  std::ostringstream Msg;
+  for (size_t W = 0; W < Words; ++W) {
+    uint32_t C = wordAt(Counts, W);
+    if (C == Expected)
+      continue;
+    (C < Expected ? Lower : Higher) += 1;
+    if (Shown++ < 4)
+      Msg << "\n  chunk " << W << " ran " << C << " times";
+  }
+  if (Lower || Higher)
+    ADD_FAILURE() << What << ": of " << Words << " chunks, " << Lower
+                  << " ran fewer and " << Higher << " more than " << Expected
+                  << " times" << Msg.str();
+}
+
+void SmcGpuTest::SetUp() {
+  smc::clearPolicies();
+  ASSERT_NE(numSMs(), 0u) << "cannot query the SM count of device 0";
+  SMC_CUDA_SYNC_ASSERT();
+}
+
+void SmcGpuTest::TearDown() { smc::clearPolicies(); }
+
+} // namespace smctest

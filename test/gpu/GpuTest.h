@@ -1,0 +1,188 @@
+//===- GpuTest.h - Helpers of the SMC GPU differential tests ----*- C++ -*-===//
+//
+// Shared pieces of smc_gpu_tests: checked CUDA calls, device arrays, seeded
+// random inputs, the standard list of policies every kernel is run under,
+// and the differential runner that launches a kernel under Policy::original()
+// and then under each policy and requires bit-identical buffers.
+//
+// Only .cu files of smc_gpu_tests include this header; they are compiled as
+// CUDA with clang and the SMC plugin, so every <<<>>> launch in them goes
+// through the SMC runtime.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_TEST_GPU_GPUTEST_H
+#define SMC_TEST_GPU_GPUTEST_H
+
+#include "smc/smc.h"
+
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+/// Fails the current test (fatally) unless \p Expr returns cudaSuccess.
+#define SMC_CUDA_ASSERT(Expr)                                                  \
+  do {                                                                         \
+    cudaError_t SmcErr_ = (Expr);                                              \
+    ASSERT_EQ(SmcErr_, cudaSuccess)                                            \
+        << #Expr << ": " << cudaGetErrorName(SmcErr_) << ": "                  \
+        << cudaGetErrorString(SmcErr_);                                        \
+  } while (0)
+
+/// Waits for the device and fails (fatally) on an error of the last run.
+#define SMC_CUDA_SYNC_ASSERT()                                                 \
+  do {                                                                         \
+    SMC_CUDA_ASSERT(cudaDeviceSynchronize());                                  \
+    SMC_CUDA_ASSERT(cudaGetLastError());                                       \
+  } while (0)
+
+namespace smctest {
+
+/// Byte written over every output before each run, so that an element a run
+/// does not write keeps a value no correct run produces by chance.
+constexpr int kPoison = 0xA5;
+
+/// Returns a kernel's host symbol, the key the SMC runtime uses.
+template <typename Kernel> const void *symbolOf(Kernel *K) {
+  return reinterpret_cast<const void *>(K);
+}
+
+/// Number of SMs of device 0 (cached).
+unsigned numSMs();
+
+/// Most dynamic shared memory one block may opt in to on device 0.
+size_t maxDynamicSharedOptin();
+
+/// Murmur3's finalizer: a cheap, well-mixing hash usable on both sides.
+__host__ __device__ inline uint32_t mix32(uint32_t X) {
+  X ^= X >> 16;
+  X *= 0x85ebca6bu;
+  X ^= X >> 13;
+  X *= 0xc2b2ae35u;
+  X ^= X >> 16;
+  return X;
+}
+
+/// Seeded inputs: floats in [-1, 1) and arbitrary 32-bit words.
+std::vector<float> randomFloats(size_t N, uint32_t Seed);
+std::vector<double> randomDoubles(size_t N, uint32_t Seed);
+std::vector<uint32_t> randomWords(size_t N, uint32_t Seed);
+
+/// An owning device allocation of \p T; calls return the CUDA status so that
+/// the test can check them with SMC_CUDA_ASSERT.
+template <typename T> class DeviceArray {
+public:
+  DeviceArray() = default;
+  DeviceArray(const DeviceArray &) = delete;
+  DeviceArray &operator=(const DeviceArray &) = delete;
+  DeviceArray(DeviceArray &&Other) noexcept
+      : Ptr(std::exchange(Other.Ptr, nullptr)),
+        Count(std::exchange(Other.Count, 0)) {}
+  ~DeviceArray() {
+    if (Ptr)
+      cudaFree(Ptr);
+  }
+
+  cudaError_t allocate(size_t N) {
+    if (Ptr)
+      cudaFree(Ptr);
+    Ptr = nullptr;
+    Count = N;
+    return cudaMalloc(reinterpret_cast<void **>(&Ptr), bytes());
+  }
+  cudaError_t upload(const std::vector<T> &Host) {
+    cudaError_t Err = allocate(Host.size());
+    if (Err != cudaSuccess)
+      return Err;
+    return cudaMemcpy(Ptr, Host.data(), bytes(), cudaMemcpyHostToDevice);
+  }
+  cudaError_t download(std::vector<T> &Host) const {
+    Host.resize(Count);
+    return cudaMemcpy(Host.data(), Ptr, bytes(), cudaMemcpyDeviceToHost);
+  }
+
+  T *get() const { return Ptr; }
+  size_t size() const { return Count; }
+  size_t bytes() const { return Count * sizeof(T); }
+
+private:
+  T *Ptr = nullptr;
+  size_t Count = 0;
+};
+
+/// A policy with the name tests print for it.
+struct NamedPolicy {
+  std::string Name;
+  smc::Policy Value;
+};
+
+/// SMs First, First+1, ..., First+Count-1.
+std::vector<unsigned> smRange(unsigned First, unsigned Count);
+
+/// The policies every kernel is run under, for a launch of \p NumChunks
+/// original CTAs: smc at the default occupancy; workers=1; workers=2 on SMs
+/// 0..15; interleaved order; a table sending chunk c to SM (c*7) % numSMs;
+/// slices of 1, of 7 and of the whole grid.
+std::vector<NamedPolicy> standardPolicies(unsigned NumChunks);
+
+/// A device buffer a run writes.  Outputs are poisoned with kPoison before
+/// each run; counters are zeroed before each run and, after it, each of
+/// their uint32_t words must equal ExpectedCount (exactly-once checks).
+struct Buffer {
+  enum Kind { Output, Counter };
+  void *Ptr;
+  size_t Bytes;
+  Kind Role;
+  std::string Name;
+  uint32_t ExpectedCount = 1;
+};
+
+using Bytes = std::vector<uint8_t>;
+using LaunchFn = std::function<cudaError_t()>;
+
+/// Puts \p Buffers into their pre-run state (poison or zero), synchronously.
+void resetBuffers(const std::vector<Buffer> &Buffers);
+
+/// Runs \p Launch once with \p Policy set for \p Kernel: resets the buffers,
+/// launches, synchronizes, checks for errors, checks the counters and
+/// downloads every buffer into \p Results.
+void runWithPolicy(const void *Kernel, const NamedPolicy &Policy,
+                   const std::vector<Buffer> &Buffers, const LaunchFn &Launch,
+                   std::vector<Bytes> &Results);
+
+/// The differential test: runs \p Launch under Policy::original(), then under
+/// each of \p Policies, and requires every buffer to be bit-identical to the
+/// original's.  Also fails if the original left an output entirely poisoned
+/// (the comparison would then prove nothing).  Failures of one policy do not
+/// stop the others; CUDA errors do.
+void expectMatchesOriginal(const void *Kernel,
+                           const std::vector<Buffer> &Buffers,
+                           const LaunchFn &Launch,
+                           const std::vector<NamedPolicy> &Policies);
+
+/// Adds a failure naming \p What unless \p Actual equals \p Expected byte for
+/// byte; the message gives the number of differing 32-bit words and the
+/// first few of them.
+void expectSameBytes(const Bytes &Expected, const Bytes &Actual,
+                     const std::string &What);
+
+/// Adds a failure naming \p What unless every uint32_t word of \p Counts is
+/// \p Expected; the message counts the words that are lower and higher.
+void expectAllCountsAre(const Bytes &Counts, uint32_t Expected,
+                        const std::string &What);
+
+/// Base fixture: clears every SMC policy before and after each test and
+/// refuses to start on a device with a pending error.
+class SmcGpuTest : public ::testing::Test {
+protected:
+  void SetUp() override;
+  void TearDown() override;
+};
+
+} // namespace smctest
+
+#endif // SMC_TEST_GPU_GPUTEST_H

@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+# ===- check_stats.py - smc_gpu_tests must not pass by falling back ---------===#
+#
+# The differential tests compare variants with the original kernel; a runtime
+# that quietly ran the original for every launch would pass them.  This
+# script runs smc_gpu_tests with SMC_STATS=<file> and then checks the launch
+# records the runtime wrote:
+#  - no launch has an "error" or a "reason" (a fallback to the original);
+#  - every SM-centric launch with statistics ran exactly its grid's chunks
+#    (sum of chunks_per_sm), and in loop mode no SM had more active workers
+#    than the target;
+#  - without a --gtest_filter: every kernel the tests launch under SMC
+#    policies has records of the variants the tests ask for, including
+#    dynSmemReverse with more than 48 KiB of dynamic shared memory.
+# SMC_STATS synchronizes every SM-centric launch, so the tests' concurrency
+# is weaker under this script: it complements, not replaces, a plain run.
+# Exit status: that of smc_gpu_tests if it failed or skipped (77), else 0 or
+# 1 for the checks.
+#
+# USAGE: check_stats.py path/to/smc_gpu_tests [gtest options...]
+# ===------------------------------------------------------------------------===#
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+
+# Kernel (source name up to '<') -> variants the tests must have run.
+REQUIRED = {
+    "vecAdd": {"smc", "slice", "original"},
+    "transposeTiles": {"smc", "slice", "original"},
+    "grid3D": {"smc", "slice", "original"},
+    "blockReduce": {"smc", "slice", "original"},
+    "blockReduceFixed": {"smc", "slice", "original"},
+    "stencilEarlyExit": {"smc", "slice", "original"},
+    "gridStrideScale": {"smc", "slice", "original"},
+    "noinlineBlockInfo": {"smc", "slice", "original"},
+    "axpyOffset": {"smc", "slice", "original"},
+    "dynSmemReverse": {"smc", "slice", "original"},
+    "countChunks": {"smc", "slice", "original"},
+    "countChunksEarlyExit": {"smc", "slice", "original"},
+    "recordPlacement": {"smc", "slice", "original"},
+    "graphFirstLaunch": {"smc"},
+    "hog": {"original"},
+}
+BIG_SHARED = 48 * 1024
+
+
+def base_name(kernel):
+    return kernel.split("<")[0].split("(")[0]
+
+
+def check(records, full_run):
+    problems = []
+    seen = defaultdict(lambda: defaultdict(int))
+    big_shared = set()
+    for i, r in enumerate(records):
+        kernel, variant = r.get("kernel", "?"), r.get("variant", "?")
+        where = "launch %d of %s (%s, grid %s)" % (i, kernel, variant,
+                                                   r.get("grid"))
+        seen[base_name(kernel)][variant] += 1
+        if r.get("error"):
+            problems.append("%s: error: %s" % (where, r["error"]))
+        if r.get("reason"):
+            problems.append("%s: fell back to the original: %s"
+                            % (where, r["reason"]))
+        if base_name(kernel) == "dynSmemReverse" and \
+                r.get("shared_mem", 0) > BIG_SHARED:
+            big_shared.add(variant)
+        if variant != "smc" or "chunks_per_sm" not in r:
+            continue
+        gx, gy, gz = r["grid"]
+        ran = sum(r["chunks_per_sm"])
+        outside = r.get("out_of_range_smid", 0)
+        if ran != gx * gy * gz and not outside:
+            problems.append("%s: statistics count %d chunks run, grid has %d"
+                            % (where, ran, gx * gy * gz))
+        target = r.get("target", 0)
+        if r.get("mode") == "loop" and target and r.get("workers_per_sm") \
+                and max(r["workers_per_sm"]) > target:
+            problems.append("%s: %d active workers on one SM, target %d"
+                            % (where, max(r["workers_per_sm"]), target))
+    if full_run:
+        for kernel, variants in REQUIRED.items():
+            missing = variants - set(seen.get(kernel, {}))
+            if missing:
+                problems.append("%s: no %s launch recorded"
+                                % (kernel, ", ".join(sorted(missing))))
+        for variant in ("smc", "slice"):
+            if variant not in big_shared:
+                problems.append("dynSmemReverse: no %s launch with more than "
+                                "48 KiB of dynamic shared memory" % variant)
+    return seen, problems
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit("usage: check_stats.py path/to/smc_gpu_tests [gtest options]")
+    binary, args = sys.argv[1], sys.argv[2:]
+    full_run = not any(a.startswith("--gtest_filter") for a in args)
+    with tempfile.TemporaryDirectory() as tmp:
+        stats_file = os.path.join(tmp, "smc_stats.json")
+        env = dict(os.environ, SMC_STATS=stats_file)
+        env.pop("SMC_DISABLE", None)
+        env.pop("SMC_POLICY", None)
+        rc = subprocess.call([binary] + args, env=env)
+        if rc != 0:
+            print("check_stats.py: smc_gpu_tests exited with %d" % rc)
+            return rc
+        if not os.path.exists(stats_file):
+            print("check_stats.py: the runtime wrote no SMC_STATS file")
+            return 1
+        with open(stats_file) as f:
+            records = json.load(f).get("launches", [])
+    seen, problems = check(records, full_run)
+    print("check_stats.py: %d launch records" % len(records))
+    for kernel in sorted(seen):
+        print("  %-22s %s" % (kernel, ", ".join(
+            "%s=%d" % kv for kv in sorted(seen[kernel].items()))))
+    for p in problems[:50]:
+        print("FAIL: " + p)
+    if len(problems) > 50:
+        print("FAIL: ... and %d more" % (len(problems) - 50))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,24 @@
+; Invariant 4, one ABI: the descriptor and info record layouts the pass
+; builds for nvptx64 (smc-print-abi, from the struct type the variants use)
+; are exactly those the host runtime compiles from include/smc/abi.h
+; (smc-abi-dump): every field's offset and size, both sizes, the version.
+;
+; RUN: %opt %load_smc -passes=smc-print-abi -disable-output %s > %t.pass
+; RUN: %abi_dump > %t.host
+; RUN: diff %t.pass %t.host
+; RUN: FileCheck %s -DABI=%smc_abi_version < %t.pass
+
+; A few anchors, so that an empty or truncated output cannot pass.
+; CHECK:      desc grid_x 0 4
+; CHECK:      desc grid_z 8 4
+; CHECK:      desc slice_offset {{[0-9]+}} 4
+; CHECK:      desc queue_start {{[0-9]+}} 8
+; CHECK:      desc stats {{[0-9]+}} 8
+; CHECK-NEXT: desc-size {{[0-9]+}}
+; CHECK:      info abi_version 0 4
+; CHECK:      info slice_refusal 16 4
+; CHECK-NEXT: info-size 20
+; CHECK-NEXT: abi-version [[ABI]]
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"

@@ -1,0 +1,87 @@
+; Shape of the slice variant (index rectification): K__slice runs chunk
+; slice_offset + ctaid.x of the original grid, decomposed into blockIdx with
+; the original grid from the descriptor; gridDim reads come from the
+; descriptor; returns stay returns (one chunk per CTA, no loop); K is
+; unchanged; the outcome is recorded in K__smc_info (there is no K__slice_info).
+;
+; RUN: %opt %load_smc -passes=smc-slice -S %s -o %t.ll
+; RUN: FileCheck %s -DABI=%smc_abi_version < %t.ll
+; RUN: %opt %load_smc -passes=smc-slice -pass-remarks=smc -disable-output %s 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; flags HAS_SLICE only, 2 params, smc not requested (1), slice built (0).
+; CHECK: @K__smc_info = addrspace(1) constant [5 x i32] [i32 [[ABI]], i32 2, i32 2, i32 1, i32 0], align 4
+; CHECK-NOT: __slice_info
+
+; CHECK: define ptx_kernel void @K(ptr %out, i32 %n) [[ATTRS:#[0-9]+]] {
+; CHECK-NEXT: {{^}}entry:
+; CHECK-NEXT:   %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK-NEXT:   %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+; CHECK-NEXT:   %gx = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+
+; CHECK: define ptx_kernel void @K__slice(ptr %out, i32 %n, ptr noundef readonly byval(%SmcDescriptor) align 8 %smc.desc) [[ATTRS]] {
+; CHECK-DAG:    %smc.gridDim.x.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 0
+; CHECK-DAG:    %smc.gridDim.x = load i32, ptr %smc.gridDim.x.addr
+; CHECK-DAG:    %smc.gridDim.y.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 1
+; CHECK-DAG:    %smc.gridDim.y = load i32, ptr %smc.gridDim.y.addr
+; CHECK-DAG:    %smc.slice.offset.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 6
+; CHECK-DAG:    %smc.slice.offset = load i32, ptr %smc.slice.offset.addr
+; CHECK-DAG:    %smc.slice.cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK:        %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
+; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
+; CHECK:      smc.coords.divide:
+; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
+; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
+; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
+; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK:      smc.coords:
+; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.z = phi i32 [ 0, %{{.*}} ], [ %smc.z, %smc.coords.divide ]
+; CHECK-NEXT:   br label %entry
+; CHECK-NOT:    sreg.ctaid
+; CHECK-NOT:    sreg.nctaid
+; CHECK:      {{^}}entry:
+; CHECK:        %row = mul i32 %smc.blockIdx.y, %smc.gridDim.x
+; CHECK-NEXT:   %blk = add i32 %row, %smc.blockIdx.x
+; CHECK:      early:
+; CHECK-NEXT:   ret void
+; CHECK:      work:
+; CHECK:        store i32 %tx, ptr %p
+; CHECK-NEXT:   ret void
+; CHECK-NEXT: }
+; No worker loop, no worker library in a slice-only module.
+; CHECK-NOT: smc.dispatch
+; CHECK-NOT: __smc_dev_slot
+; CHECK: attributes [[ATTRS]] = { "nvvm.maxntid"="64" }
+
+; REMARK: remark: <unknown>:0:0: kernel 'K': built K__slice (index rectification; 3 blockIdx/gridDim reads replaced)
+
+define ptx_kernel void @K(ptr %out, i32 %n) #0 {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %by = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+  %gx = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %row = mul i32 %by, %gx
+  %blk = add i32 %row, %bx
+  %c = icmp uge i32 %blk, %n
+  br i1 %c, label %early, label %work
+
+early:
+  ret void
+
+work:
+  %p = getelementptr inbounds i32, ptr %out, i32 %blk
+  store i32 %tx, ptr %p
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
+declare i32 @llvm.nvvm.read.ptx.sreg.nctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+
+attributes #0 = { "nvvm.maxntid"="64" }

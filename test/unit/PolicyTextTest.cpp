@@ -1,0 +1,261 @@
+//===- PolicyTextTest.cpp - Tests of the SMC_POLICY grammar ---------------===//
+//
+// Every action and option parses to the policy it names; every class of
+// error is rejected with a message naming the rule and the bad part, and
+// leaves the rules unchanged; rule matching prefers named rules and the last
+// of equals.
+//===----------------------------------------------------------------------===//
+#include "PolicyText.h"
+
+#include <gtest/gtest.h>
+
+using namespace smc;
+
+namespace {
+
+std::vector<PolicyRule> parseOk(const std::string &text) {
+  std::vector<PolicyRule> rules;
+  std::string error;
+  EXPECT_TRUE(parsePolicyText(text, rules, error)) << error;
+  EXPECT_TRUE(error.empty()) << error;
+  return rules;
+}
+
+// Parses text that must fail; returns the error message.
+std::string parseError(const std::string &text) {
+  std::vector<PolicyRule> rules = {{"sentinel", Policy::slice(3)}};
+  std::string error;
+  EXPECT_FALSE(parsePolicyText(text, rules, error)) << text;
+  // A failed parse changes nothing.
+  EXPECT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].name, "sentinel");
+  EXPECT_FALSE(error.empty());
+  return error;
+}
+
+// The message names the rule and the bad part.
+void expectRuleError(const std::string &text, const std::string &rule,
+                     const std::string &badPart) {
+  std::string error = parseError(text);
+  EXPECT_EQ(error.rfind("SMC_POLICY: in rule '" + rule + "': ", 0), 0u)
+      << error;
+  EXPECT_NE(error.find(badPart), std::string::npos)
+      << "error '" << error << "' does not name '" << badPart << "'";
+}
+
+} // namespace
+
+TEST(PolicyText, Actions) {
+  auto rules = parseOk("a=original; b=smc; c=slice");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].name, "a");
+  EXPECT_EQ(rules[0].policy.variant, Variant::Original);
+  EXPECT_EQ(rules[1].policy.variant, Variant::SMCentric);
+  EXPECT_EQ(rules[1].policy.workersPerSM, 0u);
+  EXPECT_TRUE(rules[1].policy.sms.empty());
+  EXPECT_EQ(rules[1].policy.order, ChunkOrder::Interleaved); // the default
+  EXPECT_EQ(rules[2].policy.variant, Variant::Slice);
+  EXPECT_EQ(rules[2].policy.sliceSize, 0u);
+}
+
+TEST(PolicyText, SmcOptions) {
+  auto rules =
+      parseOk("vecAdd=smc(workers=4, sms=0-3+7+5-5, order=interleaved)");
+  ASSERT_EQ(rules.size(), 1u);
+  const Policy &p = rules[0].policy;
+  EXPECT_EQ(p.variant, Variant::SMCentric);
+  EXPECT_EQ(p.workersPerSM, 4u);
+  EXPECT_EQ(p.sms, (std::vector<unsigned>{0, 1, 2, 3, 7, 5}));
+  EXPECT_EQ(p.order, ChunkOrder::Interleaved);
+
+  auto contiguous = parseOk("k=smc(order=contiguous)");
+  EXPECT_EQ(contiguous[0].policy.order, ChunkOrder::Contiguous);
+  auto empty = parseOk("k=smc()");
+  EXPECT_EQ(empty[0].policy.variant, Variant::SMCentric);
+}
+
+TEST(PolicyText, SliceOptions) {
+  auto rules = parseOk("ns::scale<float>=slice(size=64)");
+  ASSERT_EQ(rules.size(), 1u);
+  EXPECT_EQ(rules[0].name, "ns::scale<float>");
+  EXPECT_EQ(rules[0].policy.variant, Variant::Slice);
+  EXPECT_EQ(rules[0].policy.sliceSize, 64u);
+}
+
+TEST(PolicyText, WhitespaceAndSeparators) {
+  auto rules = parseOk("  * = smc ( workers = 2 , sms = 1 - 3 + 9 ) ;\n"
+                       "\tvecAdd =original ; ");
+  ASSERT_EQ(rules.size(), 2u);
+  EXPECT_EQ(rules[0].name, "*");
+  EXPECT_EQ(rules[0].policy.workersPerSM, 2u);
+  EXPECT_EQ(rules[0].policy.sms, (std::vector<unsigned>{1, 2, 3, 9}));
+  EXPECT_EQ(rules[1].name, "vecAdd");
+  EXPECT_EQ(rules[1].policy.variant, Variant::Original);
+}
+
+TEST(PolicyText, KernelNames) {
+  auto rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
+                       "(anonymous namespace)::k=slice(size=2);"
+                       "ns::k2<unsigned int, 3>=smc");
+  ASSERT_EQ(rules.size(), 3u);
+  EXPECT_EQ(rules[0].name, "_Z6vecAddPKfS0_Pfi");
+  EXPECT_EQ(rules[1].name, "(anonymous namespace)::k");
+  EXPECT_EQ(rules[1].policy.sliceSize, 2u);
+  // Names are stored normalized.
+  EXPECT_EQ(rules[2].name, "ns::k2<unsigned int,3>");
+}
+
+TEST(PolicyText, ExampleErrorMessage) {
+  EXPECT_EQ(parseError("vecAdd=smc(workers=x)"),
+            "SMC_POLICY: in rule 'vecAdd=smc(workers=x)': 'x' is not a "
+            "positive integer");
+}
+
+TEST(PolicyText, BadNumbers) {
+  expectRuleError("k=smc(workers=0)", "k=smc(workers=0)", "'0'");
+  expectRuleError("k=smc(workers=-1)", "k=smc(workers=-1)", "'-1'");
+  expectRuleError("k=smc(workers=2.5)", "k=smc(workers=2.5)", "'2.5'");
+  expectRuleError("k=smc(workers=99999999999)", "k=smc(workers=99999999999)",
+                  "'99999999999' is too large");
+  expectRuleError("k=slice(size=abc)", "k=slice(size=abc)",
+                  "'abc' is not a positive integer");
+  expectRuleError("k=slice(size=0)", "k=slice(size=0)",
+                  "'0' is not a positive integer");
+}
+
+TEST(PolicyText, BadSmLists) {
+  expectRuleError("k=smc(sms=a)", "k=smc(sms=a)", "'a' is not an SM id");
+  expectRuleError("k=smc(sms=5-3)", "k=smc(sms=5-3)",
+                  "'5-3' is not a valid SM range");
+  expectRuleError("k=smc(sms=0-)", "k=smc(sms=0-)",
+                  "'0-' is not a valid SM range");
+  expectRuleError("k=smc(sms=1++2)", "k=smc(sms=1++2)",
+                  "empty item in SM list '1++2'");
+  expectRuleError("k=smc(sms=70000)", "k=smc(sms=70000)",
+                  "'70000' is not an SM id");
+  expectRuleError("k=smc(sms=1-x)", "k=smc(sms=1-x)", "'x' is not an SM id");
+}
+
+TEST(PolicyText, BadOrder) {
+  expectRuleError("k=smc(order=diagonal)", "k=smc(order=diagonal)",
+                  "'diagonal' is not a chunk order");
+  expectRuleError("k=smc(order=table)", "k=smc(order=table)", "'table'");
+}
+
+TEST(PolicyText, UnknownKey) {
+  expectRuleError("k=smc(speed=3)", "k=smc(speed=3)", "unknown option 'speed'");
+  expectRuleError("k=slice(count=3)", "k=slice(count=3)",
+                  "unknown option 'count'");
+}
+
+TEST(PolicyText, DuplicateKey) {
+  expectRuleError("k=smc(workers=1, workers=2)", "k=smc(workers=1, workers=2)",
+                  "option 'workers' is given twice");
+  expectRuleError("k=slice(size=1,size=1)", "k=slice(size=1,size=1)",
+                  "option 'size' is given twice");
+}
+
+TEST(PolicyText, KeyOfOtherAction) {
+  expectRuleError("k=smc(size=4)", "k=smc(size=4)",
+                  "'size' is an option of slice, not of smc");
+  expectRuleError("k=slice(workers=4)", "k=slice(workers=4)",
+                  "'workers' is an option of smc, not of slice");
+  expectRuleError("k=slice(sms=1)", "k=slice(sms=1)", "'sms'");
+  expectRuleError("k=original(workers=1)", "k=original(workers=1)",
+                  "'original' takes no options");
+}
+
+TEST(PolicyText, MalformedOptions) {
+  expectRuleError("k=smc(workers)", "k=smc(workers)",
+                  "option 'workers' has no value");
+  expectRuleError("k=smc(workers=)", "k=smc(workers=)",
+                  "option 'workers' has an empty value");
+  expectRuleError("k=smc(=3)", "k=smc(=3)", "option '=3' has no key");
+  expectRuleError("k=smc(workers=2,)", "k=smc(workers=2,)", "empty option");
+}
+
+TEST(PolicyText, EmptyName) {
+  expectRuleError("=smc", "=smc", "empty kernel name");
+  expectRuleError("  = original", "= original", "empty kernel name");
+}
+
+TEST(PolicyText, MissingEquals) {
+  expectRuleError("vecAdd", "vecAdd", "missing '='");
+  expectRuleError("a=smc; vecAdd original", "vecAdd original", "missing '='");
+}
+
+TEST(PolicyText, MissingOrUnknownAction) {
+  expectRuleError("vecAdd=", "vecAdd=", "missing action");
+  expectRuleError("vecAdd=fast", "vecAdd=fast", "unknown action 'fast'");
+  expectRuleError("a=b=original", "a=b=original", "unknown action 'b'");
+  expectRuleError("vecAdd=smc workers=2", "vecAdd=smc workers=2",
+                  "unexpected 'workers=2'");
+  expectRuleError("vecAdd=smc(workers=2)x", "vecAdd=smc(workers=2)x",
+                  "unexpected 'x'");
+}
+
+TEST(PolicyText, UnbalancedParens) {
+  expectRuleError("k=smc(workers=2", "k=smc(workers=2",
+                  "unbalanced parentheses");
+  expectRuleError("k=smc(workers=2))", "k=smc(workers=2))",
+                  "unbalanced parentheses");
+  expectRuleError("k=smc)(", "k=smc)(", "unbalanced parentheses");
+}
+
+TEST(PolicyText, EmptyRulesAndText) {
+  EXPECT_NE(parseError("a=smc;;b=original").find("rule 2 of 3 is empty"),
+            std::string::npos);
+  EXPECT_NE(parseError("a=smc;;").find("rule 2 of 2 is empty"),
+            std::string::npos);
+  EXPECT_NE(parseError(";").find("empty policy"), std::string::npos);
+  EXPECT_NE(parseError("").find("empty policy"), std::string::npos);
+  EXPECT_NE(parseError("   ").find("empty policy"), std::string::npos);
+}
+
+TEST(PolicyText, ErrorInLaterRuleNamesThatRule) {
+  expectRuleError("a=smc; b=slice(size=2); c=smc(workers=q)",
+                  "c=smc(workers=q)", "'q'");
+}
+
+TEST(PolicyText, Origin) {
+  std::vector<PolicyRule> rules;
+  std::string error;
+  EXPECT_FALSE(parsePolicyText("k=x", rules, error, "setPolicyText"));
+  EXPECT_EQ(error.rfind("setPolicyText: in rule 'k=x': ", 0), 0u) << error;
+}
+
+TEST(PolicyText, NamedRuleBeatsStar) {
+  auto rules = parseOk("vecAdd=slice(size=1); *=original");
+  const Policy *p = findPolicy(rules, "vecAdd", "_Z6vecAddPKfS0_Pfi");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->variant, Variant::Slice);
+  p = findPolicy(rules, "other", "_Z5otherv");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->variant, Variant::Original);
+}
+
+TEST(PolicyText, LastOfEqualsWins) {
+  auto rules = parseOk("*=slice; *=original; k=smc(workers=1);"
+                       "_Z1kv=smc(workers=2); x=original");
+  const Policy *p = findPolicy(rules, "k", "_Z1kv");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->workersPerSM, 2u); // mangled and source names rank equal
+  p = findPolicy(rules, "y", "_Z1yv");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->variant, Variant::Original);
+}
+
+TEST(PolicyText, MatchesByMangledOrNormalizedSourceName) {
+  auto rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
+                       "ns::k2<unsigned int,3>=slice;"
+                       "V<V<int>>=smc(workers=3)");
+  EXPECT_NE(findPolicy(rules, "vecAdd", "_Z6vecAddPKfS0_Pfi"), nullptr);
+  const Policy *p = findPolicy(rules, "ns::k2<unsigned int, 3>", "_Zx");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->variant, Variant::Slice);
+  p = findPolicy(rules, "V<V<int> >", "_Zy");
+  ASSERT_NE(p, nullptr);
+  EXPECT_EQ(p->workersPerSM, 3u);
+  EXPECT_EQ(findPolicy(rules, "vecAdd2", "_Z7vecAdd2v"), nullptr);
+  EXPECT_EQ(findPolicy({}, "vecAdd", "_Z6vecAddPKfS0_Pfi"), nullptr);
+}
