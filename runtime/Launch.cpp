@@ -331,7 +331,7 @@ DeviceState *deviceState(int ordinal) {
     return nullptr;
   }
   dev->numSMs = unsigned(sms);
-  dev->counterWords = 2 * size_t(sms) + SMC_LAUNCH_COUNTERS;
+  dev->counterWords = SMC_COUNTER_BLOCK_WORDS(size_t(sms));
   err = cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking);
   if (err != cudaSuccess) {
     tell("cannot create a stream on device " + std::to_string(ordinal) + ": " +
@@ -1023,8 +1023,8 @@ cudaError_t launchPrepared(Prepared &p, const void *func, dim3 grid, dim3 block,
     }
     uint32_t slots = p.device->numSMs;
     desc.worker_count = counters;
-    desc.queue_next = counters + slots;
-    desc.launch_counters = counters + 2 * slots;
+    desc.queue_next = counters + size_t(slots) * SMC_COUNTER_STRIDE;
+    desc.launch_counters = counters + 2 * size_t(slots) * SMC_COUNTER_STRIDE;
   }
 
   if (withStats)

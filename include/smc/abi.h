@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 2u
+#define SMC_ABI_VERSION 3u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -59,9 +59,12 @@ enum SmcMode : uint32_t {
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
 //  slot_target      [num_slots] active workers wanted on each SM; 0 means
 //                   the SM is not in the launch's SM set
-//  worker_count     [num_slots] workers that arrived on each SM (zeroed)
-//  queue_next       [num_slots] next unclaimed position of each queue
-//  launch_counters  [SMC_LAUNCH_COUNTERS] see SmcLaunchCounter
+//  worker_count     workers that arrived on each SM (zeroed), the one of
+//                   SM s at worker_count[s * SMC_COUNTER_STRIDE]
+//  queue_next       next unclaimed position of each queue, queue q's at
+//                   queue_next[q * SMC_COUNTER_STRIDE]
+//  launch_counters  see SmcLaunchCounter; counter c at
+//                   launch_counters[c * SMC_COUNTER_STRIDE]
 //  stats            null, or [SMC_STATS_WORDS(num_slots)] see SmcStatsWord
 #define SMC_DESC_FIELDS(U32, PTR)                                              \
   U32(grid_x)                                                                  \
@@ -89,6 +92,14 @@ struct SmcDescriptor {
 };
 #undef SMC_DESC_DECLARE_U32
 #undef SMC_DESC_DECLARE_PTR
+
+// Counters are SMC_COUNTER_STRIDE words (128 bytes) apart, so that atomics
+// of different SMs never contend for one cache line.
+#define SMC_COUNTER_STRIDE 32u
+
+// Words of a counter block: worker_count, queue_next and launch_counters.
+#define SMC_COUNTER_BLOCK_WORDS(S)                                             \
+  ((2u * (S) + SMC_LAUNCH_COUNTERS) * SMC_COUNTER_STRIDE)
 
 // Words of launch_counters.  When no worker of the launch will touch a
 // counter again, one worker zeroes worker_count, queue_next and these

@@ -54,6 +54,20 @@ __device__ __forceinline__ unsigned readSmid() {
   return __nvvm_read_ptx_sreg_smid();
 }
 
+// The counters, one per 128-byte line (SMC_COUNTER_STRIDE).
+__device__ __forceinline__ unsigned *queueNext(const SmcDescriptor *d,
+                                               unsigned q) {
+  return d->queue_next + q * SMC_COUNTER_STRIDE;
+}
+__device__ __forceinline__ unsigned *workerCount(const SmcDescriptor *d,
+                                                 unsigned s) {
+  return d->worker_count + s * SMC_COUNTER_STRIDE;
+}
+__device__ __forceinline__ unsigned *launchCounter(const SmcDescriptor *d,
+                                                   unsigned c) {
+  return d->launch_counters + c * SMC_COUNTER_STRIDE;
+}
+
 __device__ __forceinline__ unsigned loadRelaxed(const unsigned *p) {
   return __atomic_load_n(p, __ATOMIC_RELAXED);
 }
@@ -80,7 +94,7 @@ __device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d) {
   if (d->mode != SMC_MODE_ONE_CHUNK)
     return;
   __threadfence();
-  if (atomicAdd(&d->launch_counters[SMC_COUNTER_QUEUES_DONE], 1u) ==
+  if (atomicAdd(launchCounter(d, SMC_COUNTER_QUEUES_DONE), 1u) ==
       d->busy_queues - 1)
     resetCounters(d);
 }
@@ -89,9 +103,9 @@ __device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d) {
 __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   unsigned begin = d->queue_start[q];
   unsigned length = d->queue_start[q + 1] - begin;
-  if (loadRelaxed(&d->queue_next[q]) >= length)
+  if (loadRelaxed(queueNext(d, q)) >= length)
     return SMC_DEV_NONE;
-  unsigned pos = atomicAdd(&d->queue_next[q], 1u);
+  unsigned pos = atomicAdd(queueNext(d, q), 1u);
   if (pos >= length)
     return SMC_DEV_NONE;
   unsigned first = d->queue_stride ? d->queue_chunks[begin] : 0;
@@ -143,7 +157,7 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
     bool candidate = base + lane < slots && !(inRange && q == w->smid);
     if (candidate) {
       unsigned length = d->queue_start[q + 1] - d->queue_start[q];
-      candidate = loadRelaxed(&d->queue_next[q]) < length;
+      candidate = loadRelaxed(queueNext(d, q)) < length;
     }
     unsigned candidates = __ballot_sync(mask, candidate);
     while (candidates) {
@@ -180,7 +194,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
   if (w->ownDone)
     return SMC_DEV_NONE;
-  return ownChunkAt(d, w, atomicAdd(&d->queue_next[w->smid], 1u));
+  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->smid), 1u));
 }
 
 // Leader only: learns where its own queue is.
@@ -200,11 +214,11 @@ __device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
 // Zeroes the counter block for the next launch ordered after this one.
 __device__ void resetCounters(const SmcDescriptor *d) {
   for (unsigned s = 0; s < d->num_slots; ++s) {
-    d->worker_count[s] = 0;
-    d->queue_next[s] = 0;
+    *workerCount(d, s) = 0;
+    *queueNext(d, s) = 0;
   }
   for (unsigned c = 0; c < SMC_LAUNCH_COUNTERS; ++c)
-    d->launch_counters[c] = 0;
+    d->launch_counters[c * SMC_COUNTER_STRIDE] = 0;
   __threadfence();
 }
 
@@ -213,7 +227,7 @@ __device__ void resetCounters(const SmcDescriptor *d) {
 __device__ void workerDone(const SmcDescriptor *d) {
   __threadfence();
   unsigned workers = gridDim.x;
-  if (atomicAdd(&d->launch_counters[SMC_COUNTER_EXITED], 1u) == workers - 1)
+  if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) == workers - 1)
     resetCounters(d);
 }
 
@@ -223,20 +237,20 @@ __device__ void workerDone(const SmcDescriptor *d) {
 __device__ bool decideActive(const SmcDescriptor *d, unsigned smid) {
   bool active = false;
   if (smid < d->num_slots) {
-    unsigned rank = atomicAdd(&d->worker_count[smid], 1u);
+    unsigned rank = atomicAdd(workerCount(d, smid), 1u);
     active = rank < d->slot_target[smid];
   } else {
     countStat(d, 2 * d->num_slots + 2);
   }
   if (active) {
-    atomicAdd(&d->launch_counters[SMC_COUNTER_ACTIVE], 1u);
+    atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
     __threadfence();
   }
-  unsigned arrived = atomicAdd(&d->launch_counters[SMC_COUNTER_ARRIVED], 1u);
+  unsigned arrived = atomicAdd(launchCounter(d, SMC_COUNTER_ARRIVED), 1u);
   if (!active && arrived == gridDim.x - 1) {
     __threadfence();
-    if (loadRelaxed(&d->launch_counters[SMC_COUNTER_ACTIVE]) == 0) {
-      atomicAdd(&d->launch_counters[SMC_COUNTER_ACTIVE], 1u);
+    if (loadRelaxed(launchCounter(d, SMC_COUNTER_ACTIVE)) == 0) {
+      atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
       active = true;
     }
   }
@@ -273,7 +287,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       // One-chunk mode: the own-queue atomic goes out together with the
       // loads that locate the queue (one memory latency, not three).
       if (d->mode == SMC_MODE_ONE_CHUNK && w->smid < d->num_slots)
-        w->pending = atomicAdd(&d->queue_next[w->smid], 1u);
+        w->pending = atomicAdd(queueNext(d, w->smid), 1u);
       findOwnQueue(d, w);
       active = d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w->smid);
       if (!active)
@@ -303,7 +317,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *w) {
   if (d->mode == SMC_MODE_LOOP && isLeader() && !w->ownDone)
-    w->pending = atomicAdd(&d->queue_next[w->smid], 1u);
+    w->pending = atomicAdd(queueNext(d, w->smid), 1u);
 }
 
 extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
