@@ -2,12 +2,16 @@
 # ===- plot_bench.py - Chart and table of smc_bench results -----------------===#
 #
 # Reads the JSON that `smc_bench --benchmark_out=FILE
-# --benchmark_out_format=json` writes (with or without
-# --benchmark_repetitions / --benchmark_report_aggregates_only) and
+# --benchmark_out_format=json` (or smc_suite_bench, the workload suite, with
+# the same options) writes, with or without --benchmark_repetitions /
+# --benchmark_report_aggregates_only, benchmarks named
+# <workload>/<original|smc|slice>[/manual_time], and
 #  - writes a PNG bar chart of variant time / original time per workload
-#    (smc and slice), with the median over workloads of each variant marked;
+#    (smc and slice), with the median over workloads of each variant marked
+#    and failed variants labelled as failed;
 #  - prints a Markdown table: workload, original ms, smc ratio, slice ratio,
-#    and a last row with the median ratio over workloads;
+#    then rows with the median and the worst (largest) ratio over workloads,
+#    then the error message of every failed benchmark;
 #  - prints the launch-path table: host microseconds per launch and the
 #    extra microseconds of the SMC entry over plain cudaLaunchKernel.
 # Every time is the median over repetitions (Google Benchmark's median
@@ -87,39 +91,84 @@ def fmt(value, pattern):
     return "n/a" if value is None else pattern % value
 
 
+def cell_failed(entry):
+    return "**failed**" if "error" in entry else "missing"
+
+
 def workload_table(workloads):
-    rows, ratios = [], {v: [] for v in VARIANTS}
+    """Returns the table rows, {variant: [(workload, ratio)]}, the median and
+    the worst (largest) ratio of each variant, and the failures as
+    [(benchmark, message)]."""
+    rows, ratios, failures = [], {v: [] for v in VARIANTS}, []
     for name in workloads:
         variants = workloads[name]
         orig = variants.get("original", {})
         orig_ms = orig.get("ms")
-        row = [name, fmt(orig_ms, "%.3f") if orig_ms else
-               "error: " + orig.get("error", "missing")]
+        if "error" in orig:
+            failures.append(("%s/original" % name, orig["error"]))
+        row = [name, fmt(orig_ms, "%.3f") if orig_ms else cell_failed(orig)]
         for v in VARIANTS:
             entry = variants.get(v, {})
+            if "error" in entry:
+                failures.append(("%s/%s" % (name, v), entry["error"]))
             if orig_ms and "ms" in entry:
                 ratio = entry["ms"] / orig_ms
                 ratios[v].append((name, ratio))
                 row.append("%.3f" % ratio)
+            elif "ms" in entry:
+                row.append("(%.3f ms)" % entry["ms"])
             else:
-                row.append("error: " + entry.get("error", "missing"))
+                row.append(cell_failed(entry))
         rows.append(row)
     medians = {v: statistics.median(r for _, r in ratios[v])
                if ratios[v] else None for v in VARIANTS}
-    return rows, ratios, medians
+    worst = {v: max(ratios[v], key=lambda nr: nr[1]) if ratios[v] else None
+             for v in VARIANTS}
+    return rows, ratios, medians, worst, failures
 
 
-def print_tables(context, workloads, launch):
-    rows, ratios, medians = workload_table(workloads)
-    gpu = context.get("gpu", "unknown GPU")
-    print("Results on %s (%s SMs); times are medians over repetitions.\n"
-          % (gpu, context.get("gpu_sm_count", "?")))
+def context_line(context, runs):
+    """'Results on <gpu> (...)' from the benchmark context."""
+    details = ["%s SMs" % context.get("gpu_sm_count", "?")]
+    for key, label in (("gpu_sm_clock", "SM clock"),
+                       ("gpu_memory_clock", "memory clock")):
+        if key in context:
+            details.append("%s %s" % (label, context[key]))
+    extra = []
+    if "suite_size" in context:
+        extra.append("size %s" % context["suite_size"])
+    if "smc_version" in context:
+        extra.append("SMC %s" % context["smc_version"])
+    for key, label in (("cuda_runtime", "CUDA runtime"),
+                       ("cuda_driver", "driver")):
+        if key in context:
+            extra.append("%s %s" % (label, context[key]))
+    reps = sorted({e["repetitions"] for e in runs.values()
+                   if isinstance(e.get("repetitions"), (int, float))})
+    over = "over %s repetitions" % "/".join("%d" % r for r in reps) \
+        if reps else "over repetitions"
+    return "Results on %s (%s)%s; times are medians %s." % (
+        context.get("gpu", "unknown GPU"), ", ".join(details),
+        "".join(", " + e for e in extra), over)
+
+
+def print_tables(context, runs, workloads, launch):
+    rows, ratios, medians, worst, failures = workload_table(workloads)
+    print(context_line(context, runs) + "\n")
     print("| workload | original ms | smc / original | slice / original |")
     print("|---|---:|---:|---:|")
     for row in rows:
         print("| " + " | ".join(row) + " |")
     print("| **median** | | %s | %s |" % tuple(
         fmt(medians[v], "**%.3f**") for v in VARIANTS))
+    print("| **worst** | | %s | %s |" % tuple(
+        "n/a" if worst[v] is None else "**%.3f** (%s)" % (worst[v][1],
+                                                           worst[v][0])
+        for v in VARIANTS))
+    if failures:
+        print("\nFailed:\n")
+        for bench, message in failures:
+            print("- `%s`: %s" % (bench, message))
     if launch:
         base = launch.get(LAUNCH_BASE, {}).get("us_per_launch")
         print("\n| launch path | us per launch | extra us over "
@@ -134,41 +183,65 @@ def print_tables(context, workloads, launch):
             extra = "" if path == LAUNCH_BASE or base is None \
                 else "%+.2f" % (us - base)
             print("| %s | %.2f | %s |" % (path, us, extra))
-    return ratios, medians
+    return ratios, medians, failures
 
 
-def plot(names, ratios, medians, png, title):
+def plot(workloads, ratios, medians, png, title):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    names = list(workloads)
     if not names:
         print("plot_bench.py: nothing to plot", file=sys.stderr)
         return
+    many = len(names) > 10
     width = 0.8 / len(VARIANTS)
     colors = {"smc": "tab:blue", "slice": "tab:orange"}
-    fig, ax = plt.subplots(figsize=(max(6, 1.4 * len(names) + 2), 4.5))
+    fig, ax = plt.subplots(
+        figsize=(max(6, (0.6 if many else 1.4) * len(names) + 2), 4.5))
+    top = max([r for v in VARIANTS for _, r in ratios[v]] + [1.0])
+    if top > 4:  # a few outliers would flatten everything else
+        from matplotlib import ticker
+        ax.set_yscale("log")
+        ax.yaxis.set_major_locator(ticker.LogLocator(subs=(1.0, 2.0, 5.0)))
+        ax.yaxis.set_major_formatter(ticker.FormatStrFormatter("%g"))
+        ax.yaxis.set_minor_formatter(ticker.NullFormatter())
     for i, v in enumerate(VARIANTS):
         by_name = dict(ratios[v])
         offset = (i - (len(VARIANTS) - 1) / 2) * width
         xs = [k + offset for k, n in enumerate(names) if n in by_name]
         ys = [by_name[n] for n in names if n in by_name]
         bars = ax.bar(xs, ys, width, label=v, color=colors.get(v))
-        ax.bar_label(bars, fmt="%.2f", fontsize=8)
+        ax.bar_label(bars, fmt="%.2f", fontsize=6 if many else 8,
+                     rotation=90 if many else 0, padding=2)
         for k, n in enumerate(names):
-            if n not in by_name:  # failed or missing: say so on the chart
-                ax.text(k + offset, 0.02, "%s: no result" % v, rotation=90,
-                        ha="center", va="bottom", fontsize=8, color="red")
+            if n in by_name:
+                continue
+            # No ratio: say why on the chart.
+            if "error" in workloads[n].get(v, {}):
+                why = "%s failed" % v
+            elif "error" in workloads[n].get("original", {}):
+                why = "original failed"
+            else:
+                why = "%s: no result" % v
+            ax.text(k + offset, 0.02, why, rotation=90, ha="center",
+                    va="bottom", fontsize=7 if many else 8, color="red",
+                    transform=ax.get_xaxis_transform())
         if medians[v] is not None:
             ax.axhline(medians[v], color=colors.get(v), linestyle="--",
                        linewidth=1,
                        label="%s median %.3f" % (v, medians[v]))
     ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.margins(y=0.12)
     ax.set_xticks(range(len(names)))
-    ax.set_xticklabels(names)
+    ax.set_xticklabels(names, rotation=45 if many else 0,
+                       ha="right" if many else "center")
+    ax.set_xlim(-0.6, len(names) - 0.4)
     ax.set_ylabel("time / original time (lower is faster)")
     ax.set_title(title)
-    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.08),
+    ax.legend(fontsize=8, loc="upper center",
+              bbox_to_anchor=(0.5, -0.22 if many else -0.08),
               ncol=2 * len(VARIANTS), frameon=False)
     fig.tight_layout()
     fig.savefig(png, dpi=150)
@@ -177,7 +250,8 @@ def plot(names, ratios, medians, png, title):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("json", help="smc_bench JSON output")
+    parser.add_argument("json",
+                        help="smc_bench or smc_suite_bench JSON output")
     parser.add_argument("--png", help="write the bar chart here")
     parser.add_argument("--title", help="chart title")
     args = parser.parse_args()
@@ -185,11 +259,17 @@ def main():
     if not runs:
         sys.exit("plot_bench.py: no benchmarks in %s" % args.json)
     workloads, launch = collect(runs)
-    ratios, medians = print_tables(context, workloads, launch)
+    ratios, medians, _ = print_tables(context, runs, workloads, launch)
     if args.png:
-        title = args.title or "SMC variants vs original on %s" % context.get(
-            "gpu", "GPU")
-        plot(list(workloads), ratios, medians, args.png, title)
+        gpu = context.get("gpu", "GPU")
+        if args.title:
+            title = args.title
+        elif "suite_size" in context:
+            title = "SMC workload suite (%s size): variants vs original on " \
+                "%s" % (context["suite_size"], gpu)
+        else:
+            title = "SMC variants vs original on %s" % gpu
+        plot(workloads, ratios, medians, args.png, title)
 
 
 if __name__ == "__main__":

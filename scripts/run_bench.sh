@@ -24,8 +24,14 @@ if [[ ! -x $bench ]]; then
   echo "run_bench.sh: no smc_bench at $bench (build it, or set SMC_BENCH)" >&2
   exit 1
 fi
-python=/usr/bin/python3
-[[ -x $python ]] || python=python3
+# A python3 with matplotlib: SMC_PYTHON, else /usr/bin/python3 or python3.
+python=python3
+for p in ${SMC_PYTHON:-} /usr/bin/python3 python3; do
+  if "$p" -c "import matplotlib" 2>/dev/null; then
+    python=$p
+    break
+  fi
+done
 
 mkdir -p "$out"
 "$bench" \

@@ -20,7 +20,7 @@ import lit.formats
 config.name = "SMC"
 config.test_format = lit.formats.ShTest(True)
 config.suffixes = [".ll", ".cu"]
-config.excludes = ["Inputs", "gpu", "unit", "CMakeLists.txt"]
+config.excludes = ["Inputs", "gpu", "unit", "cmake", "CMakeLists.txt"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.smc_obj_root, "test")
 

@@ -232,13 +232,17 @@ __device__ void workerDone(const SmcDescriptor *d) {
 }
 
 // Filling-retreating: is this worker one of the first `target` on its SM?
-// The last worker to arrive works if no other does, so chunks cannot be
-// left behind when every worker lands outside the SM set.
-__device__ bool decideActive(const SmcDescriptor *d, unsigned smid) {
+// A worker whose SM has no chunks of its own retreats too: stealing at once
+// would pile the chunks of a small grid onto a few SMs, where the owners
+// would have spread them (owners steal once their own queue is done).  The
+// last worker to arrive works if no other does, so chunks cannot be left
+// behind when every worker lands outside the SM set or on empty queues.
+__device__ bool decideActive(const SmcDescriptor *d, unsigned smid,
+                             bool ownWork) {
   bool active = false;
   if (smid < d->num_slots) {
     unsigned rank = atomicAdd(workerCount(d, smid), 1u);
-    active = rank < d->slot_target[smid];
+    active = ownWork && rank < d->slot_target[smid];
   } else {
     countStat(d, 2 * d->num_slots + 2);
   }
@@ -289,7 +293,8 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       if (d->mode == SMC_MODE_ONE_CHUNK && w->smid < d->num_slots)
         w->pending = atomicAdd(queueNext(d, w->smid), 1u);
       findOwnQueue(d, w);
-      active = d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w->smid);
+      active = d->mode == SMC_MODE_ONE_CHUNK ||
+               decideActive(d, w->smid, w->ownSize > 0);
       if (!active)
         countStat(d, 2 * d->num_slots + 1);
       else if (d->stats && w->smid < d->num_slots)

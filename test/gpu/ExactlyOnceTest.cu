@@ -17,6 +17,7 @@
 #include "GpuTest.h"
 
 #include <array>
+#include <thread>
 
 using namespace smctest;
 
@@ -185,6 +186,74 @@ TEST_F(ExactlyOnce, ConcurrentStreams) {
     ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
         symbolOf(countChunks), All, LaunchAll, standardPolicies(Chunks)));
   }
+}
+
+// Eight host threads launch the same kernels at once, 16 times each, into
+// their own counters: on their own streams, on the per-thread default
+// stream, and on the legacy default stream that they all share.  Both a
+// loop-mode and a one-chunk kernel; every chunk must be counted exactly 16
+// times.  (The runtime's caches and counter blocks are shared between
+// threads; the per-thread default stream needs one counter block per
+// thread.)
+TEST_F(ExactlyOnce, HostThreads) {
+  constexpr int NumThreads = 8, Reps = 16;
+  const dim3 Grid(3000);
+  const unsigned Chunks = chunksOf(Grid);
+  smc::setPolicy(countChunks, smc::Policy::smCentric());
+  smc::setPolicy(countChunksEarlyExit, smc::Policy::smCentric());
+  for (int Which : {0, 1, 2}) { // own stream, per-thread, legacy
+    SCOPED_TRACE(Which == 0   ? "own streams"
+                 : Which == 1 ? "per-thread default stream"
+                              : "legacy default stream");
+    std::array<CountRun, NumThreads> Loop, OneChunk;
+    for (int T = 0; T < NumThreads; ++T) {
+      SMC_CUDA_ASSERT(Loop[T].allocate(Chunks, 128));
+      SMC_CUDA_ASSERT(OneChunk[T].allocate(Chunks, 256));
+      SMC_CUDA_ASSERT(
+          cudaMemset(Loop[T].Counts.get(), 0, Loop[T].Counts.bytes()));
+      SMC_CUDA_ASSERT(
+          cudaMemset(OneChunk[T].Counts.get(), 0, OneChunk[T].Counts.bytes()));
+    }
+    SMC_CUDA_ASSERT(cudaDeviceSynchronize());
+    std::array<cudaError_t, NumThreads> Errors;
+    std::vector<std::thread> Threads;
+    for (int T = 0; T < NumThreads; ++T)
+      Threads.emplace_back([&, T] {
+        cudaError_t Err = cudaSetDevice(0);
+        cudaStream_t S = nullptr;
+        if (Err == cudaSuccess && Which == 0)
+          Err = cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking);
+        if (Which == 1)
+          S = cudaStreamPerThread;
+        for (int R = 0; R < Reps && Err == cudaSuccess; ++R) {
+          countChunks<<<Grid, 128, 0, S>>>(Loop[T].Counts.get(),
+                                           Loop[T].Out.get(), 1);
+          countChunksEarlyExit<<<Grid, 256, 0, S>>>(
+              OneChunk[T].Counts.get(), OneChunk[T].Out.get(), 200, 2);
+          Err = cudaGetLastError();
+        }
+        if (Err == cudaSuccess)
+          Err = cudaStreamSynchronize(S);
+        if (Which == 0 && S)
+          cudaStreamDestroy(S);
+        Errors[T] = Err;
+      });
+    for (std::thread &Th : Threads)
+      Th.join();
+    for (int T = 0; T < NumThreads; ++T) {
+      SMC_CUDA_ASSERT(Errors[T]);
+      for (CountRun *Run : {&Loop[T], &OneChunk[T]}) {
+        std::vector<uint32_t> Counts(Chunks);
+        SMC_CUDA_ASSERT(cudaMemcpy(Counts.data(), Run->Counts.get(),
+                                   Chunks * sizeof(uint32_t),
+                                   cudaMemcpyDeviceToHost));
+        for (unsigned C = 0; C < Chunks; ++C)
+          ASSERT_EQ(Counts[C], uint32_t(Reps))
+              << "thread " << T << " chunk " << C;
+      }
+    }
+  }
+  smc::clearPolicies();
 }
 
 // A hog kernel (policy original) holds most SMs for ~50 ms; the tested
