@@ -209,10 +209,13 @@ void positionAtEnd(IRBuilderBase &B, BasicBlock *BB) {
 }
 
 bool startVariant(Function &K, StringRef Suffix, VariantStart &S,
-                  std::string &FailedCallee) {
+                  SmcRefusal &Refusal, std::string &Message) {
   Function *V = cloneWithDescriptor(K, Suffix);
+  std::string FailedCallee;
   if (!inlineGridReaders(*V, FailedCallee)) {
     V->eraseFromParent();
+    Refusal = SMC_REFUSAL_NOT_INLINABLE;
+    Message = "call of " + FailedCallee;
     return false;
   }
   S.V = V;

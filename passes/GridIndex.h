@@ -8,6 +8,8 @@
 #ifndef SMC_PASSES_GRIDINDEX_H
 #define SMC_PASSES_GRIDINDEX_H
 
+#include "smc/abi.h"
+
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
@@ -90,10 +92,11 @@ struct VariantStart {
   std::array<llvm::Value *, 3> Grid = {};
 };
 
-/// Starts variant K<Suffix>.  Returns false, with nothing left behind and
-/// the callee that could not be inlined in \p FailedCallee, on failure.
+/// Starts variant K<Suffix>.  Returns false, with nothing left behind, the
+/// refusal code and a message naming the callee that could not be inlined,
+/// on failure.
 bool startVariant(llvm::Function &K, llvm::StringRef Suffix, VariantStart &S,
-                  std::string &FailedCallee);
+                  SmcRefusal &Refusal, std::string &Message);
 
 /// An IRBuilder position at the end of \p BB, with the variant's debug
 /// location (the kernel's line) if it has debug info.

@@ -39,12 +39,8 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
                                  const DeviceLibrary &Lib, SmcRefusal &Refusal,
                                  std::string &Message, std::string &Summary) {
   VariantStart S;
-  std::string Failed;
-  if (!startVariant(K, SMC_SUFFIX_SMC, S, Failed)) {
-    Refusal = SMC_REFUSAL_NOT_INLINABLE;
-    Message = "call of " + Failed;
+  if (!startVariant(K, SMC_SUFFIX_SMC, S, Refusal, Message))
     return nullptr;
-  }
   Function *V = S.V;
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(*V))

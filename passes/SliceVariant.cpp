@@ -27,12 +27,8 @@ namespace smc {
 static Function *buildSliceVariant(Function &K, SmcRefusal &Refusal,
                                    std::string &Message, std::string &Summary) {
   VariantStart S;
-  std::string Failed;
-  if (!startVariant(K, SMC_SUFFIX_SLICE, S, Failed)) {
-    Refusal = SMC_REFUSAL_NOT_INLINABLE;
-    Message = "call of " + Failed;
+  if (!startVariant(K, SMC_SUFFIX_SLICE, S, Refusal, Message))
     return nullptr;
-  }
   IRBuilder<> B(S.V->getContext());
   positionAtEnd(B, S.Entry);
   Value *Offset =
