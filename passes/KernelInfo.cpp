@@ -24,7 +24,8 @@ enum InfoIndex : unsigned {
 };
 } // namespace
 
-void recordVariant(Function &K, bool Slice, SmcRefusal Refusal, bool OneChunk) {
+void recordVariant(Function &K, bool Slice, SmcRefusal Refusal,
+                   uint32_t ModeFlags) {
   Module &M = *K.getParent();
   LLVMContext &Ctx = M.getContext();
   Type *I32 = Type::getInt32Ty(Ctx);
@@ -59,9 +60,10 @@ void recordVariant(Function &K, bool Slice, SmcRefusal Refusal, bool OneChunk) {
   if (Refusal == SMC_REFUSAL_NONE)
     Flags |= Bit;
   if (!Slice) {
-    Flags &= ~SMC_INFO_ONE_CHUNK;
-    if (OneChunk && Refusal == SMC_REFUSAL_NONE)
-      Flags |= SMC_INFO_ONE_CHUNK;
+    const uint32_t Modes = SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED;
+    Flags &= ~Modes;
+    if (Refusal == SMC_REFUSAL_NONE)
+      Flags |= ModeFlags & Modes;
   }
   Fields[Slice ? Info_slice_refusal : Info_smc_refusal] = Refusal;
   GV->setInitializer(ConstantDataArray::get(Ctx, ArrayRef(Fields)));

@@ -17,10 +17,10 @@ class Function;
 namespace smc {
 
 /// Records in K's info record that its __smc (\p Slice false) or __slice
-/// variant was built (\p Refusal none) or refused, and for __smc whether it
-/// must run one chunk per worker.
+/// variant was built (\p Refusal none) or refused, and for __smc the mode
+/// flags it must run with (SMC_INFO_ONE_CHUNK, SMC_INFO_ORDERED).
 void recordVariant(llvm::Function &K, bool Slice, SmcRefusal Refusal,
-                   bool OneChunk = false);
+                   uint32_t ModeFlags = 0);
 
 } // namespace smc
 

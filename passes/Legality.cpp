@@ -1,10 +1,9 @@
-//===- Legality.cpp - Can a kernel be given SMC variants, and how
-//----------===//
+//===- Legality.cpp - Can a kernel be given SMC variants, and how ---------===//
 //
 // Refusals (both variants): grid-wide synchronization, dynamic parallelism,
 // thread block clusters, inline assembly reading %ctaid/%nctaid/%smid,
-// inter-CTA spin-waits, and call graphs the pass cannot see whole
-// (functions without a body, indirect calls, recursion).
+// grid-wide barriers built by hand, and call graphs the pass cannot see
+// whole (functions without a body, indirect calls, recursion).
 //
 // One-chunk mode (__smc): a branch that CTA-uniformity cannot prove uniform
 // sends some threads to the kernel's exit while others can still reach a
@@ -12,6 +11,13 @@
 // kernel executes PTX `exit`.  Persistent workers would keep the exited
 // threads alive and hang or corrupt the barrier, so such a kernel runs one
 // chunk per worker, exactly as the original CTA.
+//
+// Ordered mode (__smc): a loop that waits on memory another CTA writes (a
+// volatile, atomic or inline-assembly load, CUB's decoupled look-back with
+// __nanosleep back-off, in the kernel or a callee) relies on the hardware
+// starting CTAs in blockIdx order.  Such a kernel's chunks are claimed in
+// blockIdx order from one grid-wide sequence (runtime/device/SmcWorker.cu
+// says why that keeps the original's progress guarantee).
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes='print<smc-legality>' \
 //            -disable-output in.ll
@@ -223,28 +229,80 @@ private:
       refuse(SMC_REFUSAL_GRID_SYNC, "inline assembly reads %envreg", &I);
   }
 
-  // A loop whose exit depends on a volatile/atomic read of memory other
-  // threads' CTAs can write, and that writes nothing itself, waits for
-  // another CTA: with chunk order changed it may wait forever.
-  void checkSpinWaits(Function &F) {
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
-    for (Loop *Top : LI)
-      for (Loop *L : depth_first(Top)) {
-        if (loopWrites(*L))
-          continue;
-        SmallVector<BasicBlock *, 4> Exiting;
-        L->getExitingBlocks(Exiting);
-        for (BasicBlock *BB : Exiting)
-          if (auto *Br = dyn_cast<BranchInst>(BB->getTerminator()))
-            if (Br->isConditional())
-              if (const Instruction *Read =
-                      findSharedRead(Br->getCondition(), *L)) {
-                refuse(SMC_REFUSAL_SPIN_WAIT,
-                       "loop waits on a value another CTA writes", Read);
-                return;
-              }
-      }
+  // What an instruction or call does to memory that other CTAs see: reads
+  // it in a way another CTA's write can change under a loop (a volatile or
+  // atomic load, an atomic, a strong load in inline assembly), or writes it.
+  struct CrossCTAEffect {
+    bool Reads = false;  // its result can change with other CTAs' writes
+    bool Writes = false; // writes memory other CTAs see
+    bool Atomic = false; // an atomic read-modify-write (reads and writes)
+    // Functions: bit i set if it writes through its i-th pointer argument
+    // (at -O0 results come back through pointers to the caller's locals);
+    // the call site decides whether that memory is local.
+    uint64_t WritesArgs = 0;
+  };
+  DenseMap<const Function *, CrossCTAEffect> Effects;
+
+  // The memory effect of one PTX statement list, by the opcode of each
+  // statement: loads outside shared/local/param/const space read what other
+  // CTAs write (in a wait loop CUB's ld.relaxed/ld.acquire/ld.cg wrappers);
+  // stores, reductions, bulk copies and mbarrier operations write; an atom
+  // reads, and writes only if its result is unused (see loopWrites).
+  // nanosleep, fences, barriers, votes and arithmetic touch no memory.
+  static CrossCTAEffect asmEffect(const InlineAsm &Asm) {
+    CrossCTAEffect E;
+    for (StringRef Stmt : split(Asm.getAsmString(), ';')) {
+      Stmt = Stmt.trim().ltrim("{").trim();
+      if (Stmt.starts_with("@")) // predicate guard
+        Stmt = Stmt.drop_until(isSpace).trim();
+      StringRef Op = Stmt.take_until(isSpace);
+      auto Local = [&] {
+        return Op.contains(".shared") || Op.contains(".local") ||
+               Op.contains(".param") || Op.contains(".const");
+      };
+      if (Op.starts_with("ld.") || Op.starts_with("ldu."))
+        E.Reads |= !Local();
+      else if (Op.starts_with("atom.") || Op.starts_with("atomic."))
+        E.Reads = E.Atomic = E.Atomic || !Local();
+      else if (Op.starts_with("st.") || Op.starts_with("red.") ||
+               Op.starts_with("cp.") || Op.starts_with("mbarrier.") ||
+               Op.starts_with("multimem.") || Op == "call")
+        E.Writes |= !Op.contains(".local");
+    }
+    return E;
+  }
+
+  // The object a pointer points into, looking through -O0 spill slots: a
+  // pointer reloaded from a local variable that is stored once stands for
+  // the stored pointer (an argument, another local).
+  static const Value *pointerBase(const Value *Ptr) {
+    const Value *Obj = getUnderlyingObject(Ptr);
+    for (unsigned Depth = 0; Depth < 4; ++Depth) {
+      auto *Reload = dyn_cast<LoadInst>(Obj);
+      if (!Reload || Reload->isVolatile())
+        break;
+      auto *Slot = dyn_cast<AllocaInst>(
+          getUnderlyingObject(Reload->getPointerOperand()));
+      if (!Slot)
+        break;
+      const Value *Stored = nullptr;
+      for (const User *U : Slot->users())
+        if (auto *SI = dyn_cast<StoreInst>(U);
+            SI && SI->getPointerOperand() == Slot) {
+          if (Stored && Stored != SI->getValueOperand())
+            return Obj;
+          Stored = SI->getValueOperand();
+        }
+      if (!Stored)
+        break;
+      Obj = getUnderlyingObject(Stored);
+    }
+    return Obj;
+  }
+
+  static bool isLocalPointer(const Value *Ptr) {
+    return Ptr->getType()->getPointerAddressSpace() == 5 ||
+           isa<AllocaInst>(pointerBase(Ptr));
   }
 
   static bool isCrossCTARead(const Instruction &I) {
@@ -263,23 +321,151 @@ private:
     return AS != 3 && AS != 5; // not shared, not local
   }
 
+  // Effect of a call: inline assembly by its text, intrinsics (memory
+  // intrinsics write unless into the thread's own stack; the rest, such as
+  // nanosleep and votes, touch no memory other CTAs see), functions of the
+  // module by what their bodies (and callees) do, declarations by their
+  // attributes.
+  CrossCTAEffect callEffect(const CallBase &Call) {
+    if (auto *Asm = dyn_cast<InlineAsm>(Call.getCalledOperand()))
+      return asmEffect(*Asm);
+    const Function *Callee = Call.getCalledFunction();
+    CrossCTAEffect E;
+    if (!Callee) {
+      E.Writes = true;
+      return E;
+    }
+    if (auto *Mem = dyn_cast<MemIntrinsic>(&Call)) {
+      noteWrite(E, Mem->getRawDest());
+      return E;
+    }
+    if (Callee->isIntrinsic())
+      return E;
+    if (Callee->isDeclaration()) {
+      // printf, assert, libdevice: nothing another CTA could wait for.
+      E.Writes = !Call.onlyReadsMemory() && !isKnownExternal(Callee->getName());
+      return E;
+    }
+    // The callee's writes through its arguments, as writes of the caller:
+    // to its locals (nothing), through its own arguments, or elsewhere.
+    CrossCTAEffect Summary = functionEffect(*Callee);
+    E = Summary;
+    E.WritesArgs = 0;
+    for (unsigned I = 0; I < Call.arg_size() && I < 64; ++I)
+      if (Summary.WritesArgs >> I & 1)
+        noteWrite(E, Call.getArgOperand(I));
+    return E;
+  }
+
+  // Records a write to *Ptr in E: nothing for the thread's own stack, the
+  // argument's bit for memory the caller passed in (also through a pointer
+  // held in that memory, like the result reference a -O0 libcu++ functor
+  // keeps in `this`), a write otherwise.  Attributing a write to an
+  // argument that the caller shows to be local can only make a loop look
+  // like a wait, which costs ordered mode, never safety.
+  static void noteWrite(CrossCTAEffect &E, const Value *Ptr) {
+    if (isLocalPointer(Ptr))
+      return;
+    const Value *Base = pointerBase(Ptr);
+    for (unsigned Depth = 0; Depth < 4; ++Depth)
+      if (auto *Held = dyn_cast<LoadInst>(Base))
+        Base = pointerBase(Held->getPointerOperand());
+    if (isa<AllocaInst>(Base))
+      return;
+    if (auto *Arg = dyn_cast<Argument>(Base))
+      if (Arg->getArgNo() < 64) {
+        E.WritesArgs |= uint64_t(1) << Arg->getArgNo();
+        return;
+      }
+    E.Writes = true;
+  }
+
+  // What a function of the module does, callees included; a function still
+  // being summarized (recursion) counts as writing.
+  CrossCTAEffect functionEffect(const Function &F) {
+    auto [It, New] =
+        Effects.try_emplace(&F, CrossCTAEffect{false, true, false});
+    if (!New)
+      return It->second;
+    CrossCTAEffect E;
+    for (const Instruction &I : instructions(F)) {
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        noteWrite(E, SI->getPointerOperand());
+      else if (isCrossCTARead(I)) {
+        E.Reads = true;
+        E.Atomic |= !isa<LoadInst>(I);
+        E.Writes |= !isa<LoadInst>(I) && I.use_empty();
+      } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+        CrossCTAEffect C = callEffect(*Call);
+        E.WritesArgs |= C.WritesArgs;
+        E.Reads |= C.Reads;
+        E.Atomic |= C.Atomic;
+        E.Writes |= C.Writes || (C.Atomic && Call->use_empty());
+      }
+    }
+    Effects[&F] = E;
+    return E;
+  }
+
+  // A loop whose exit depends on a read of memory other CTAs write, and that
+  // writes nothing itself, waits for another CTA.  Waits are made safe by
+  // ordered mode (chunks claimed in blockIdx order, so every CTA a chunk can
+  // wait for was claimed before it by a running worker) unless they have the
+  // shape of a grid-wide barrier built by hand, which waits for CTAs that
+  // come later: those are refused.
+  void checkSpinWaits(Function &F) {
+    DominatorTree DT(F);
+    LoopInfo LI(DT);
+    for (Loop *Top : LI)
+      for (Loop *L : depth_first(Top)) {
+        if (loopWrites(*L))
+          continue;
+        SmallVector<BasicBlock *, 4> Exiting;
+        L->getExitingBlocks(Exiting);
+        for (BasicBlock *BB : Exiting) {
+          auto *Br = dyn_cast<BranchInst>(BB->getTerminator());
+          if (!Br || !Br->isConditional())
+            continue;
+          const Instruction *Read = findSharedRead(Br->getCondition(), *L);
+          if (!Read)
+            continue;
+          if (std::string Why =
+                  gridBarrierShape(F, *L, Br->getCondition(), *Read);
+              !Why.empty()) {
+            refuse(SMC_REFUSAL_GRID_BARRIER, Why, Read);
+            return;
+          }
+          needOrdered("loop waits on a value another CTA writes", Read);
+          break;
+        }
+      }
+  }
+
+  void needOrdered(std::string Detail, const Instruction *Where) {
+    if (Result.Ordered)
+      return;
+    Result.Ordered = true;
+    Result.OrderedDetail = std::move(Detail);
+    Result.OrderedWhere = Where;
+  }
+
   // Does the loop store, or call something that may write memory, other
   // than the atomics its exit condition reads?
-  static bool loopWrites(const Loop &L) {
+  bool loopWrites(const Loop &L) {
     for (const BasicBlock *BB : L.blocks())
       for (const Instruction &I : *BB) {
         if (auto *SI = dyn_cast<StoreInst>(&I)) {
           // Stores to a thread's own stack (allocas at -O0) are not work
           // other CTAs could be waiting for.
-          if (SI->getPointerAddressSpace() == 5 ||
-              isa<AllocaInst>(getUnderlyingObject(SI->getPointerOperand())))
+          if (isLocalPointer(SI->getPointerOperand()))
             continue;
           return true;
         }
-        if (const auto *Call = dyn_cast<CallBase>(&I))
-          if (!Call->onlyReadsMemory() && !isa<IntrinsicInst>(Call) &&
-              !(callsCrossCTARead(*Call) && testedInLoop(I, L)))
+        if (const auto *Call = dyn_cast<CallBase>(&I)) {
+          CrossCTAEffect E = callEffect(*Call);
+          if (E.Writes || E.WritesArgs || (E.Reads && !testedInLoop(I, L)))
             return true;
+        }
         // An atomic whose result nobody in the loop tests is work (e.g.
         // atomicAdd of a sum), not waiting.
         if ((isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I)) &&
@@ -297,35 +483,185 @@ private:
     return false;
   }
 
-  // A call of a device function that itself makes such a read: the
-  // atomicCAS and atomicAdd wrappers, which stay calls at -O0.
-  static bool callsCrossCTARead(const CallBase &Call) {
-    const Function *Callee = Call.getCalledFunction();
+  // Walks the values \p Start is computed from, depth first, and returns
+  // the first instruction \p Visit accepts (Found), or null.  Visit may
+  // also stop the walk at an instruction (its operands are not computation
+  // of the value: a call, the address of a load).  A non-volatile reload of
+  // a local variable (-O0) stands for what is written into the variable:
+  // stored values, calls that write it through a pointer (pushed as the
+  // call), memcpy from another local.  With \p Within only instructions of
+  // that loop are visited.
+  enum class WalkStep { Found, Stop, Expand };
+  template <typename VisitFn>
+  static const Instruction *walkSources(const Value *Start, const Loop *Within,
+                                        VisitFn Visit) {
+    SmallVector<const Value *, 32> Stack{Start};
+    SmallPtrSet<const Value *, 32> Seen;
+    while (!Stack.empty() && Seen.size() < 256) {
+      const Value *V = Stack.pop_back_val();
+      if (!Seen.insert(V).second)
+        continue;
+      if (auto *Local = dyn_cast<AllocaInst>(V)) {
+        for (const Instruction &I : instructions(*Local->getFunction())) {
+          if (Within && !Within->contains(I.getParent()))
+            continue;
+          auto Into = [&](const Value *Ptr) {
+            return getUnderlyingObject(Ptr) == Local;
+          };
+          if (auto *SI = dyn_cast<StoreInst>(&I)) {
+            if (Into(SI->getPointerOperand()))
+              Stack.push_back(SI->getValueOperand());
+          } else if (auto *Copy = dyn_cast<MemTransferInst>(&I)) {
+            if (Into(Copy->getRawDest()))
+              Stack.push_back(getUnderlyingObject(Copy->getRawSource()));
+          } else if (auto *Call = dyn_cast<CallBase>(&I)) {
+            if (any_of(Call->args(), [&](const Use &A) {
+                  return A->getType()->isPointerTy() && Into(A);
+                }))
+              Stack.push_back(Call);
+          }
+        }
+        continue;
+      }
+      auto *I = dyn_cast<Instruction>(V);
+      if (!I || (Within && !Within->contains(I->getParent())))
+        continue;
+      if (auto *Reload = dyn_cast<LoadInst>(I);
+          Reload && !Reload->isVolatile() && !Reload->isAtomic())
+        if (auto *Local = dyn_cast<AllocaInst>(
+                getUnderlyingObject(Reload->getPointerOperand()))) {
+          Stack.push_back(Local);
+          continue;
+        }
+      switch (Visit(*I)) {
+      case WalkStep::Found:
+        return I;
+      case WalkStep::Stop:
+        continue;
+      case WalkStep::Expand:
+        for (const Value *Op : I->operands())
+          Stack.push_back(Op);
+      }
+    }
+    return nullptr;
+  }
+
+  // The read of memory other CTAs write that the loop's exit condition
+  // depends on, or null.
+  const Instruction *findSharedRead(Value *Cond, const Loop &L) {
+    return walkSources(Cond, &L, [&](const Instruction &I) {
+      if (isCrossCTARead(I))
+        return WalkStep::Found;
+      if (auto *Call = dyn_cast<CallBase>(&I))
+        if (callEffect(*Call).Reads)
+          return WalkStep::Found;
+      return WalkStep::Expand;
+    });
+  }
+
+  // The location a read or write is of, comparable between instructions:
+  // casts and constant offsets stripped, and at -O0 a pointer reloaded from
+  // a local variable stands for that variable.
+  static const Value *addressKey(const Value *Ptr) {
+    Ptr = Ptr->stripPointerCasts();
+    if (auto *Reload = dyn_cast<LoadInst>(Ptr))
+      if (isa<AllocaInst>(Reload->getPointerOperand()->stripPointerCasts()))
+        return Reload->getPointerOperand()->stripPointerCasts();
+    return Ptr;
+  }
+
+  // The address a memory access or call (its first pointer argument) uses.
+  static const Value *accessedAddress(const Instruction &I) {
+    if (const Value *Ptr = getLoadStorePointerOperand(&I))
+      return Ptr;
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      return RMW->getPointerOperand();
+    if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+      return CX->getPointerOperand();
+    if (auto *Call = dyn_cast<CallBase>(&I))
+      for (const Value *Arg : Call->args())
+        if (Arg->getType()->isPointerTy())
+          return Arg;
+    return nullptr;
+  }
+
+  // A compare-and-swap or exchange, also as inline assembly or through an
+  // atomic wrapper function (-O0).
+  bool isLockAcquire(const Instruction &I) {
+    if (isa<AtomicCmpXchgInst>(I))
+      return true;
+    if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+      return RMW->getOperation() == AtomicRMWInst::Xchg;
+    auto *Call = dyn_cast<CallBase>(&I);
+    if (!Call)
+      return false;
+    if (auto *Asm = dyn_cast<InlineAsm>(Call->getCalledOperand()))
+      return Asm->getAsmString().contains("atom.") &&
+             (Asm->getAsmString().contains(".cas") ||
+              Asm->getAsmString().contains(".exch"));
+    const Function *Callee = Call->getCalledFunction();
     if (!Callee || Callee->isDeclaration())
       return false;
-    for (const Instruction &I : instructions(*Callee))
-      if (isCrossCTARead(I))
+    for (const Instruction &J : instructions(*Callee))
+      if ((isa<AtomicCmpXchgInst>(J) || isa<AtomicRMWInst>(J)) &&
+          isLockAcquire(J))
         return true;
     return false;
   }
 
-  static const Instruction *findSharedRead(Value *Cond, const Loop &L) {
-    SmallVector<Value *, 16> Stack{Cond};
-    SmallPtrSet<Value *, 32> Seen;
-    while (!Stack.empty()) {
-      auto *I = dyn_cast<Instruction>(Stack.pop_back_val());
-      if (!I || !L.contains(I->getParent()) || !Seen.insert(I).second ||
-          Seen.size() > 64)
+  // Why a wait looks like a grid-wide barrier built by hand, or "".  Such a
+  // barrier waits for every CTA of the grid, later ones too, which no
+  // claiming order makes safe: its exit condition involves gridDim, or it
+  // waits on a location the kernel itself writes outside the loop (an
+  // arrival counter, a generation flag).  Look-back waits read other CTAs'
+  // entries and write their own, at other addresses.
+  std::string gridBarrierShape(Function &F, const Loop &L, Value *Cond,
+                               const Instruction &Read) {
+    // gridDim in the exit condition, through values and (at -O0) locals.
+    // A load is a value, not a computation: the address it reads (a tile
+    // index, say) is not part of what the loop compares.
+    auto IsGridDim = [&](const Instruction &I) {
+      if (auto *II = dyn_cast<IntrinsicInst>(&I)) {
+        switch (II->getIntrinsicID()) {
+        case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
+        case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
+        case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
+          return WalkStep::Found;
+        default:
+          return WalkStep::Expand;
+        }
+      }
+      if (&I == &Read || isa<LoadInst>(I) || isCrossCTARead(I) ||
+          isa<CallBase>(I))
+        return WalkStep::Stop;
+      return WalkStep::Expand;
+    };
+    if (walkSources(Cond, nullptr, IsGridDim))
+      return "the loop waits for a count that depends on gridDim";
+    // The waited-on location written by the kernel itself.  Not for a lock
+    // acquire (the waiting read is a compare-and-swap or exchange that takes
+    // the location): a lock is only ever held by a running CTA.
+    const Value *Waited = accessedAddress(Read);
+    if (!Waited || isLockAcquire(Read))
+      return "";
+    const Value *Key = addressKey(Waited);
+    for (const Instruction &I : instructions(F)) {
+      if (L.contains(I.getParent()))
         continue;
-      if (isCrossCTARead(*I))
-        return I;
-      if (auto *Call = dyn_cast<CallBase>(I))
-        if (callsCrossCTARead(*Call))
-          return I;
-      for (Value *Op : I->operands())
-        Stack.push_back(Op);
+      bool Writes = isa<StoreInst>(I) || isa<AtomicRMWInst>(I) ||
+                    isa<AtomicCmpXchgInst>(I);
+      if (auto *Call = dyn_cast<CallBase>(&I)) {
+        CrossCTAEffect E = callEffect(*Call);
+        Writes = E.Writes || E.WritesArgs || E.Atomic;
+      }
+      if (!Writes)
+        continue;
+      const Value *Ptr = accessedAddress(I);
+      if (Ptr && addressKey(Ptr) == Key)
+        return "the loop waits on a location the kernel itself writes (an "
+               "arrival counter or flag)";
     }
-    return nullptr;
+    return "";
   }
 
   // Barrier sites: barrier intrinsics and calls of functions containing
@@ -406,6 +742,13 @@ PreservedAnalyses LegalityPrinterPass::run(Module &M,
     outs() << "legal, " << (L.OneChunk ? "one-chunk" : "loop");
     if (L.OneChunk)
       outs() << " (" << L.OneChunkDetail << ")";
+    if (L.Ordered) {
+      outs() << ", ordered (" << L.OrderedDetail;
+      std::string Loc = sourceLocation(L.OrderedWhere);
+      if (!Loc.empty())
+        outs() << " at " << Loc;
+      outs() << ")";
+    }
     outs() << "\n";
   }
   return PreservedAnalyses::all();

@@ -4,7 +4,8 @@
 // variants of it (the refusal reasons of abi.h, each with the instruction
 // that caused it) and whether its __smc variant must run one chunk per
 // worker because a thread may leave the kernel while others of its CTA
-// still reach a barrier.
+// still reach a barrier, and whether its CTAs wait on each other, so that
+// its __smc variant must hand out chunks in blockIdx order.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_LEGALITY_H
 #define SMC_PASSES_LEGALITY_H
@@ -30,6 +31,10 @@ struct KernelLegality {
   bool OneChunk = false; // __smc must use SMC_MODE_ONE_CHUNK
   std::string OneChunkDetail;
   const llvm::Instruction *OneChunkWhere = nullptr;
+
+  bool Ordered = false; // __smc must claim chunks in blockIdx order
+  std::string OrderedDetail;
+  const llvm::Instruction *OrderedWhere = nullptr;
 
   bool legal() const { return Refusal == SMC_REFUSAL_NONE; }
 };

@@ -104,6 +104,14 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
   std::string Loc = sourceLocation(L.OneChunkWhere);
   if (L.OneChunk && !Loc.empty())
     Summary += " at " + Loc;
+  if (L.Ordered) {
+    // The reason and the line of the wait, so the user sees why the
+    // variant ignores the queue orders.
+    Summary += "; chunks in blockIdx order: " + L.OrderedDetail;
+    Loc = sourceLocation(L.OrderedWhere);
+    if (!Loc.empty())
+      Summary += " at " + Loc;
+  }
   Summary +=
       "; " + std::to_string(S.NumReads) + " blockIdx/gridDim reads replaced";
   return V;

@@ -91,7 +91,9 @@ PreservedAnalyses runVariantBuilder(Module &M, ModuleAnalysisManager &MAM,
     Function *V = nullptr;
     if (Refusal == SMC_REFUSAL_NONE)
       V = Build(*K, L, Refusal, Message, Summary);
-    recordVariant(*K, Slice, V ? SMC_REFUSAL_NONE : Refusal, L.OneChunk);
+    uint32_t Modes = (L.OneChunk ? SMC_INFO_ONE_CHUNK : 0) |
+                     (L.Ordered ? SMC_INFO_ORDERED : 0);
+    recordVariant(*K, Slice, V ? SMC_REFUSAL_NONE : Refusal, Modes);
     Changed = true;
     if (!V) {
       const DILocation *Where =

@@ -642,6 +642,7 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &k, dim3 grid, dim3 block,
     d.mode = plan.mode;
     d.queue_stride = plan.queueStride;
     d.busy_queues = plan.busyQueues;
+    d.ordered = plan.ordered ? 1u : 0u;
     p->mode = plan.mode;
     p->workers = plan.workers;
     p->target = plan.target;
@@ -963,6 +964,7 @@ cudaError_t launchWithStats(Prepared &p, SmcDescriptor &desc, bool capturing,
   r.captured = capturing;
   if (p.variant == Variant::SMCentric) {
     r.mode = p.mode == SMC_MODE_ONE_CHUNK ? "one_chunk" : "loop";
+    r.ordered = p.desc.ordered != 0;
     r.target = p.target;
     r.workers = p.workers;
     r.numSlots = dev.numSMs;

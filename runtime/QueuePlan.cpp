@@ -163,8 +163,20 @@ bool planSmCentric(const Policy &policy, const KernelFacts &kernel,
   plan.variant = Variant::SMCentric;
   plan.numSlots = device.numSMs;
   plan.target = target;
-  if (!planQueues(policy, set, plan, reason))
+  plan.ordered = kernel.ordered;
+  if (plan.ordered) {
+    // One grid-wide sequence: queue 0 is every chunk in blockIdx order.
+    plan.queueStart.assign(plan.numSlots + 1, plan.numChunks);
+    plan.queueStart[0] = 0;
+    plan.queueChunks = {0};
+    plan.queueStride = 1;
+    if (policy.order != ChunkOrder::Interleaved)
+      plan.note = "ordered mode (its CTAs wait on each other) claims chunks "
+                  "in blockIdx order from one grid-wide sequence: the "
+                  "chunk order of the policy does not apply";
+  } else if (!planQueues(policy, set, plan, reason)) {
     return false;
+  }
   plan.slotTarget.assign(plan.numSlots, 0);
   for (uint32_t sm : set)
     plan.slotTarget[sm] = target;
@@ -178,11 +190,16 @@ bool planSmCentric(const Policy &policy, const KernelFacts &kernel,
     plan.workers = fit * plan.numSlots;
   } else {
     plan.workers = plan.numChunks;
-    if (policy.workersPerSM != 0 || !policy.sms.empty())
-      plan.note = "one-chunk mode (threads may exit before a barrier) gives "
-                  "every chunk its own worker, wherever it runs: workers= "
-                  "and sms= are not honoured; chunk queues follow the SM "
-                  "set and workers on other SMs steal from them";
+    if (policy.workersPerSM != 0 || !policy.sms.empty()) {
+      if (!plan.note.empty())
+        plan.note += "; ";
+      plan.note += "one-chunk mode (threads may exit before a barrier) gives "
+                   "every chunk its own worker, wherever it runs: workers= "
+                   "and sms= are not honoured";
+      if (!plan.ordered)
+        plan.note += "; chunk queues follow the SM set and workers on other "
+                     "SMs steal from them";
+    }
   }
   return true;
 }
@@ -213,6 +230,7 @@ KernelFacts KernelFacts::fromInfo(const SmcKernelInfo &info) {
   facts.hasSmc = (info.flags & SMC_INFO_HAS_SMC) != 0;
   facts.hasSlice = (info.flags & SMC_INFO_HAS_SLICE) != 0;
   facts.oneChunk = (info.flags & SMC_INFO_ONE_CHUNK) != 0;
+  facts.ordered = (info.flags & SMC_INFO_ORDERED) != 0;
   facts.smcRefusal = info.smc_refusal;
   facts.sliceRefusal = info.slice_refusal;
   return facts;

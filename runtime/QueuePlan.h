@@ -23,6 +23,7 @@ struct KernelFacts {
   bool hasSmc = false;
   bool hasSlice = false;
   bool oneChunk = false; // __smc must run in SMC_MODE_ONE_CHUNK
+  bool ordered = false;  // __smc must claim chunks in blockIdx order
   uint32_t smcRefusal = SMC_REFUSAL_NONE;
   uint32_t sliceRefusal = SMC_REFUSAL_NONE;
 
@@ -64,7 +65,11 @@ struct QueuePlan {
   // first, first + k, ... (SmcDescriptor::queue_stride).
   uint32_t queueStride = 0;
   uint32_t busyQueues = 0; // queues with at least one chunk
-  // Set when the plan honours the policy only in part (one-chunk mode).
+  // Ordered mode (SmcDescriptor::ordered): queue 0 holds every chunk in
+  // blockIdx order and every worker claims from it.
+  bool ordered = false;
+  // Set when the plan honours the policy only in part (one-chunk mode,
+  // ordered mode).
   std::string note;
 
   // Slice: slice i covers chunks [i * sliceSize, min((i+1) * sliceSize, N)).

@@ -73,6 +73,7 @@ nlohmann::ordered_json toJson(const LaunchRecord &r) {
   j["shared_mem"] = r.sharedMem;
   if (r.mode) {
     j["mode"] = r.mode;
+    j["ordered"] = r.ordered;
     j["target"] = r.target;
     j["workers"] = r.workers;
   }

@@ -41,6 +41,7 @@ struct LaunchRecord {
   std::string error;     // what went wrong launching or reading counts
   // SMCentric.
   const char *mode = nullptr; // "loop" or "one_chunk"
+  bool ordered = false;       // chunks claimed in blockIdx order
   unsigned target = 0;
   unsigned workers = 0;
   unsigned numSlots = 0;

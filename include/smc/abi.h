@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 3u
+#define SMC_ABI_VERSION 4u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -54,6 +54,10 @@ enum SmcMode : uint32_t {
 //                   needs no table load (interleaved: k = |set|; contiguous:
 //                   k = 1)
 //  busy_queues      number of non-empty queues
+//  ordered          1: every worker claims from queue 0, which holds all
+//                   chunks in linear blockIdx order (ordered mode, for
+//                   kernels whose CTAs wait on each other); 0: each worker
+//                   claims from its own SM's queue, then steals
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
@@ -76,7 +80,7 @@ enum SmcMode : uint32_t {
   U32(slice_offset)                                                            \
   U32(queue_stride)                                                            \
   U32(busy_queues)                                                             \
-  U32(reserved)                                                                \
+  U32(ordered)                                                                 \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
@@ -118,7 +122,7 @@ enum SmcLaunchCounter : uint32_t {
 
 // Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
 // allocates this many uint32_t for it in every __smc variant.
-#define SMC_WORKER_STATE_WORDS 6u
+#define SMC_WORKER_STATE_WORDS 7u
 
 // Layout of the optional statistics block (all uint32_t, zeroed by the
 // runtime before the launch):
@@ -148,6 +152,7 @@ enum SmcInfoFlag : uint32_t {
   SMC_INFO_HAS_SMC = 1u << 0,   // <kernel>__smc exists
   SMC_INFO_HAS_SLICE = 1u << 1, // <kernel>__slice exists
   SMC_INFO_ONE_CHUNK = 1u << 2, // __smc must run in SMC_MODE_ONE_CHUNK
+  SMC_INFO_ORDERED = 1u << 3,   // __smc must claim chunks in blockIdx order
 };
 
 // Why the plugin did not build a variant.  Text for each code in
@@ -160,7 +165,8 @@ enum SmcInfoFlag : uint32_t {
     "dynamic parallelism (device-side launch)")                                \
   X(SMC_REFUSAL_CLUSTER, "thread block clusters")                              \
   X(SMC_REFUSAL_INLINE_ASM, "inline assembly reads %ctaid, %nctaid or %smid")  \
-  X(SMC_REFUSAL_SPIN_WAIT, "inter-CTA spin-wait")                              \
+  X(SMC_REFUSAL_GRID_BARRIER,                                                  \
+    "grid-wide barrier built by hand (waits for later CTAs)")                  \
   X(SMC_REFUSAL_UNKNOWN_CALLEE,                                                \
     "calls a function whose body is not in this module")                       \
   X(SMC_REFUSAL_INDIRECT_CALL, "indirect call")                                \

@@ -1,5 +1,4 @@
-//===- SmcWorker.cu - Device side of SM-centric execution
-//------------------===//
+//===- SmcWorker.cu - Device side of SM-centric execution ----------------===//
 //
 // The worker protocol every K__smc variant runs, written once in CUDA C++.
 // The plugin compiles this file to LLVM bitcode at build time, embeds it,
@@ -20,6 +19,23 @@
 // queue exhausted (own queue first, then stealing).  At least one worker is
 // active: the last worker to arrive works if none did.  So whatever the
 // hardware does with placement, every chunk runs exactly once.
+//
+// In order (ordered mode, descriptor field `ordered`): for kernels whose CTAs
+// wait on each other (CUB's decoupled look-back scan, select, reduce-by-key;
+// stream-K fix-ups; any loop the plugin finds waiting on memory another CTA
+// writes).  The original relies on the hardware starting CTAs in blockIdx
+// order, so a CTA only waits for CTAs that have started.  In ordered mode
+// every worker claims from one queue, queue 0, which holds all chunks in
+// linear blockIdx order, and claims its next chunk only when its current one
+// has ended (no claim ahead).  So when chunk c is claimed, chunks 0..c-1 were
+// all claimed before it, each by a worker that was resident and is running
+// it or has finished it.  The lowest unfinished chunk therefore has no
+// unfinished predecessor and runs to its end (it waits for nothing that is
+// not done); by induction every chunk finishes, whatever the hardware does
+// with placement, however few workers are resident (one is enough), and
+// whatever other kernels hold SMs.  Filling-retreating still applies, so
+// workers= and sms= are honoured; per-SM queues, their orders and stealing
+// do not (there is nothing to steal from one queue).
 //===----------------------------------------------------------------------===//
 #include "smc/abi.h"
 
@@ -27,6 +43,7 @@
 
 struct SmcWorkerState {
   unsigned smid;     // warp 0: the SM this worker runs on
+  unsigned ownQueue; // leader: the queue it claims from (its SM's, or 0)
   unsigned pending;  // leader: own-queue position claimed ahead, or NONE
   unsigned parity;   // which broadcast slot the next chunk id goes through
   unsigned ownDone;  // leader: own queue found exhausted
@@ -145,6 +162,8 @@ __device__ __forceinline__ bool inWarp0() { return linearThread() < 32; }
 // dry costs a few memory latencies rather than one per SM.  Returns the
 // same chunk, or NONE, to every lane.
 __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
+  if (d->ordered) // one queue, the worker's own: nothing to steal
+    return SMC_DEV_NONE;
   unsigned mask = warp0Mask();
   unsigned lane = linearThread(); // < 32 in warp 0
   unsigned slots = d->num_slots;
@@ -182,7 +201,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
     w->ownDone = 1;
     return SMC_DEV_NONE;
   }
-  unsigned chunk = chunkAt(d, d->queue_start[w->smid], w->ownFirst, pos);
+  unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
   if (pos == w->ownSize - 1)
     queueHandedOut(d);
   return ranOn(d, w->smid, chunk, false);
@@ -194,7 +213,16 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
   if (w->ownDone)
     return SMC_DEV_NONE;
-  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->smid), 1u));
+  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
+}
+
+// Leader only: which queue the worker claims from: its SM's, or in ordered
+// mode queue 0 (the whole grid in blockIdx order); NONE if it has none.
+__device__ __forceinline__ unsigned ownQueueOf(const SmcDescriptor *d,
+                                               unsigned smid) {
+  if (d->ordered)
+    return 0;
+  return smid < d->num_slots ? smid : SMC_DEV_NONE;
 }
 
 // Leader only: learns where its own queue is.
@@ -202,10 +230,10 @@ __device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
   w->ownDone = 1;
   w->ownSize = 0;
   w->ownFirst = 0;
-  if (w->smid >= d->num_slots)
+  if (w->ownQueue == SMC_DEV_NONE)
     return;
-  unsigned begin = d->queue_start[w->smid];
-  w->ownSize = d->queue_start[w->smid + 1] - begin;
+  unsigned begin = d->queue_start[w->ownQueue];
+  w->ownSize = d->queue_start[w->ownQueue + 1] - begin;
   w->ownDone = w->ownSize == 0;
   if (d->queue_stride && w->ownSize)
     w->ownFirst = d->queue_chunks[begin];
@@ -288,10 +316,11 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     bool active = false;
     if (isLeader()) {
       w->smid = readSmid();
+      w->ownQueue = ownQueueOf(d, w->smid);
       // One-chunk mode: the own-queue atomic goes out together with the
       // loads that locate the queue (one memory latency, not three).
-      if (d->mode == SMC_MODE_ONE_CHUNK && w->smid < d->num_slots)
-        w->pending = atomicAdd(queueNext(d, w->smid), 1u);
+      if (d->mode == SMC_MODE_ONE_CHUNK && w->ownQueue != SMC_DEV_NONE)
+        w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
       findOwnQueue(d, w);
       active = d->mode == SMC_MODE_ONE_CHUNK ||
                decideActive(d, w->smid, w->ownSize > 0);
@@ -319,10 +348,11 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 
 // Loop mode: the leader claims its next own-queue position now, so that the
 // atomic's latency overlaps the chunk instead of delaying the next claim.
+// Not in ordered mode, where a claimed chunk must be a running one.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *w) {
-  if (d->mode == SMC_MODE_LOOP && isLeader() && !w->ownDone)
-    w->pending = atomicAdd(queueNext(d, w->smid), 1u);
+  if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() && !w->ownDone)
+    w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
 }
 
 extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,

@@ -1,6 +1,6 @@
-// Invariant 5: a refusal remark names the source line in the user's file,
+// No silent refusal: a refusal remark names the source line in the user's file,
 // also when the instruction that causes the refusal comes from code inlined
-// from a header (atomicCAS from clang's CUDA headers, the %envreg read of
+// from a header (atomicAdd from clang's CUDA headers, the %envreg read of
 // cooperative groups' this_grid()/sync()): the remark's location and the
 // "at file:line" in its text are the kernel's line that leads there (the
 // outermost inlined-at location, or the call in the kernel), not a line of
@@ -12,19 +12,20 @@
 #include <cooperative_groups.h>
 namespace cg = cooperative_groups;
 
-__global__ void lockLoop(int *lock, int *counter) {
+__global__ void handBarrier(unsigned *count, int *data) {
   if (threadIdx.x == 0) {
-    // CHECK-DAG: remark-location-user-source.cu:[[@LINE+1]]:{{[0-9]+}}: remark: kernel 'lockLoop': no __smc variant: inter-CTA spin-wait (loop waits on a value another CTA writes at {{.*}}remark-location-user-source.cu:[[@LINE+1]]) [-Rpass-missed=smc]
-    while (atomicCAS(lock, 0, 1) != 0) {
+    atomicAdd(count, 1u);
+    // CHECK-DAG: remark-location-user-source.cu:[[@LINE+1]]:{{[0-9]+}}: remark: kernel 'handBarrier': no __smc variant: grid-wide barrier built by hand (waits for later CTAs) (the loop waits for a count that depends on gridDim at {{.*}}remark-location-user-source.cu:[[@LINE+1]]) [-Rpass-missed=smc]
+    while (atomicAdd(count, 0u) < gridDim.x) {
     }
-    *counter += 1;
-    atomicExch(lock, 0);
   }
+  __syncthreads();
+  data[blockIdx.x] = 1;
 }
 
-// The first %envreg read is this_grid()'s (line 29) or, if the optimizer
-// moved things, sync()'s (line 31).
-// CHECK-DAG: remark-location-user-source.cu:{{29|31}}:{{[0-9]+}}: remark: kernel 'twoPhase': no __smc variant: grid-wide synchronization ({{.*}} at {{.*}}remark-location-user-source.cu:{{29|31}}) [-Rpass-missed=smc]
+// The first %envreg read is this_grid()'s (line 30) or, if the optimizer
+// moved things, sync()'s (line 32).
+// CHECK-DAG: remark-location-user-source.cu:{{30|32}}:{{[0-9]+}}: remark: kernel 'twoPhase': no __smc variant: grid-wide synchronization ({{.*}} at {{.*}}remark-location-user-source.cu:{{30|32}}) [-Rpass-missed=smc]
 __global__ void twoPhase(int *data) {
   cg::grid_group grid = cg::this_grid();
   data[blockIdx.x] = 1;

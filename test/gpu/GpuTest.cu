@@ -7,9 +7,11 @@
 #include "GpuTest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <random>
 #include <sstream>
+#include <thread>
 
 namespace smctest {
 
@@ -201,5 +203,91 @@ void SmcGpuTest::SetUp() {
 }
 
 void SmcGpuTest::TearDown() { smc::clearPolicies(); }
+
+namespace {
+
+__device__ __forceinline__ unsigned long long globalTimer() {
+  unsigned long long T;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(T));
+  return T;
+}
+
+// Every thread spins, so the CTA keeps its warps and its shared memory.
+__global__ void smHogKernel(volatile unsigned *Flags,
+                            unsigned long long MaxNs) {
+  extern __shared__ unsigned HogShared[];
+  if (threadIdx.x == 0) {
+    HogShared[0] = 1;
+    atomicAdd(const_cast<unsigned *>(&Flags[1]), 1u);
+  }
+  unsigned long long Start = globalTimer();
+  while (Flags[0] == 0 && globalTimer() - Start < MaxNs)
+    __nanosleep(1000);
+}
+
+} // namespace
+
+SmHog::~SmHog() {
+  if (Flags) {
+    release();
+    cudaFreeHost(const_cast<unsigned *>(Flags));
+  }
+  if (Done)
+    cudaEventDestroy(Done);
+  if (Stream)
+    cudaStreamDestroy(Stream);
+}
+
+cudaError_t SmHog::start(unsigned Count, double MaxSeconds) {
+  smc::setPolicy(smHogKernel, smc::Policy::original());
+  size_t Shared = maxDynamicSharedOptin();
+  cudaError_t Err = cudaFuncSetAttribute(
+      smHogKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Shared));
+  if (Err == cudaSuccess && !Flags) {
+    void *Host = nullptr;
+    Err = cudaHostAlloc(&Host, 2 * sizeof(unsigned), cudaHostAllocMapped);
+    Flags = static_cast<volatile unsigned *>(Host);
+  }
+  if (Err == cudaSuccess && !Stream)
+    Err = cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking);
+  if (Err == cudaSuccess && !Done)
+    Err = cudaEventCreateWithFlags(&Done, cudaEventDisableTiming);
+  if (Err != cudaSuccess)
+    return Err;
+  Flags[0] = 0;
+  Flags[1] = 0;
+  unsigned *DeviceFlags = nullptr;
+  Err = cudaHostGetDevicePointer(reinterpret_cast<void **>(&DeviceFlags),
+                                 const_cast<unsigned *>(Flags), 0);
+  if (Err != cudaSuccess)
+    return Err;
+  smHogKernel<<<Count, 1024, Shared, Stream>>>(
+      DeviceFlags, static_cast<unsigned long long>(MaxSeconds * 1e9));
+  if ((Err = cudaGetLastError()) != cudaSuccess ||
+      (Err = cudaEventRecord(Done, Stream)) != cudaSuccess)
+    return Err;
+  // All CTAs running means they hold their SMs.
+  for (int Poll = 0; Flags[1] < Count; ++Poll) {
+    if (Poll > 200000 || cudaEventQuery(Done) == cudaSuccess)
+      return cudaErrorLaunchTimeout; // never all resident at once
+    std::this_thread::sleep_for(std::chrono::microseconds(50));
+  }
+  return cudaSuccess;
+}
+
+bool SmHog::holding() const {
+  if (!Done)
+    return false;
+  bool Running = cudaEventQuery(Done) == cudaErrorNotReady;
+  cudaGetLastError(); // not ready is no error of the test's
+  return Running;
+}
+
+cudaError_t SmHog::release() {
+  if (!Flags || !Stream)
+    return cudaSuccess;
+  Flags[0] = 1;
+  return cudaStreamSynchronize(Stream);
+}
 
 } // namespace smctest

@@ -175,6 +175,30 @@ void expectSameBytes(const Bytes &Expected, const Bytes &Actual,
 void expectAllCountsAre(const Bytes &Counts, uint32_t Expected,
                         const std::string &What);
 
+/// A co-runner that holds SMs: \p Count CTAs, each taking all the shared
+/// memory one SM has (so no CTA that uses shared memory fits beside it), on
+/// a stream of their own, spinning until released or until \p MaxSeconds
+/// have passed.  The hog itself always runs as the original kernel.
+class SmHog {
+public:
+  SmHog() = default;
+  SmHog(const SmHog &) = delete;
+  SmHog &operator=(const SmHog &) = delete;
+  ~SmHog();
+
+  /// Launches the hog and waits until all its CTAs are running.
+  cudaError_t start(unsigned Count, double MaxSeconds);
+  /// True while the hog has not finished (it still holds its SMs).
+  bool holding() const;
+  /// Lets the hog's CTAs end and waits for them.
+  cudaError_t release();
+
+private:
+  volatile unsigned *Flags = nullptr; // [0] release, [1] CTAs started
+  cudaStream_t Stream = nullptr;
+  cudaEvent_t Done = nullptr;
+};
+
 /// Base fixture: clears every SMC policy before and after each test and
 /// refuses to start on a device with a pending error.
 class SmcGpuTest : public ::testing::Test {

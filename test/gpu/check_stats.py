@@ -6,6 +6,8 @@
 # script runs smc_gpu_tests with SMC_STATS=<file> and then checks the launch
 # records the runtime wrote:
 #  - no launch has an "error" or a "reason" (a fallback to the original);
+#  - SM-centric launches run in ordered mode exactly for the kernels whose
+#    CTAs wait on each other;
 #  - every SM-centric launch with statistics ran exactly its grid's chunks
 #    (sum of chunks_per_sm), and in loop mode no SM had more active workers
 #    than the target;
@@ -43,7 +45,13 @@ REQUIRED = {
     "recordPlacement": {"smc", "slice", "original"},
     "graphFirstLaunch": {"smc"},
     "hog": {"original"},
+    "chainedScan": {"smc", "slice", "original"},
+    "chainedScanEarlyExit": {"smc", "slice", "original"},
+    "smHogKernel": {"original"},
 }
+# Kernels whose CTAs wait on each other: their SM-centric launches must run
+# in ordered mode (chunks in blockIdx order); no other kernel may.
+ORDERED = {"chainedScan", "chainedScanEarlyExit"}
 BIG_SHARED = 48 * 1024
 
 
@@ -68,6 +76,9 @@ def check(records, full_run):
         if base_name(kernel) == "dynSmemReverse" and \
                 r.get("shared_mem", 0) > BIG_SHARED:
             big_shared.add(variant)
+        if variant == "smc" and \
+                bool(r.get("ordered")) != (base_name(kernel) in ORDERED):
+            problems.append("%s: ordered is %s" % (where, r.get("ordered")))
         if variant != "smc" or "chunks_per_sm" not in r:
             continue
         gx, gy, gz = r["grid"]

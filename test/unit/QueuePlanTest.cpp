@@ -245,9 +245,9 @@ TEST(QueuePlan, MissingVariantNamesRefusal) {
 
   KernelFacts s;
   s.hasSmc = true;
-  s.sliceRefusal = SMC_REFUSAL_SPIN_WAIT;
+  s.sliceRefusal = SMC_REFUSAL_GRID_BARRIER;
   reason = planError(Policy::slice(4), s, device(4), grid(9));
-  EXPECT_NE(reason.find(smcRefusalText(SMC_REFUSAL_SPIN_WAIT)),
+  EXPECT_NE(reason.find(smcRefusalText(SMC_REFUSAL_GRID_BARRIER)),
             std::string::npos)
       << reason;
 }
@@ -275,6 +275,70 @@ TEST(QueuePlan, OneChunkNotesWhatItCannotHonour) {
   std::vector<uint32_t> owner = ownerOfChunks(plan);
   for (uint32_t c = 0; c < 10; ++c)
     EXPECT_TRUE(owner[c] == 2 || owner[c] == 3) << "chunk " << c;
+}
+
+// Ordered mode: one grid-wide sequence in blockIdx order (queue 0, stride
+// 1, no table), every other queue empty; the SM set and the per-SM target
+// still hold (filling-retreating), the chunk order does not.
+TEST(QueuePlan, OrderedUsesOneSequenceInBlockIdxOrder) {
+  KernelFacts k = bothVariants();
+  k.ordered = true;
+  Policy policy = Policy::smCentric(2, {1, 3}, ChunkOrder::Contiguous);
+  QueuePlan plan = planOk(policy, k, device(4, 8, 4), grid(6, 5));
+  EXPECT_TRUE(plan.ordered);
+  EXPECT_EQ(plan.mode, SMC_MODE_LOOP);
+  EXPECT_EQ(plan.queueStride, 1u);
+  EXPECT_EQ(plan.busyQueues, 1u);
+  ASSERT_EQ(plan.queueStart.size(), 5u);
+  EXPECT_EQ(plan.queueStart[0], 0u);
+  for (unsigned s = 1; s <= 4; ++s)
+    EXPECT_EQ(plan.queueStart[s], 30u) << "queue " << s << " must be empty";
+  ASSERT_EQ(plan.queueChunks.size(), 1u);
+  EXPECT_EQ(plan.queueChunks[0], 0u); // first chunk; the rest by stride
+  EXPECT_EQ(plan.slotTarget, (std::vector<uint32_t>{0, 2, 0, 2}));
+  EXPECT_EQ(plan.workers, 32u); // 8 fit on each of 4 SMs
+  EXPECT_NE(plan.note.find("ordered mode"), std::string::npos) << plan.note;
+}
+
+TEST(QueuePlan, OrderedIgnoresAChunkTable) {
+  KernelFacts k = bothVariants();
+  k.ordered = true;
+  Policy policy = Policy::smCentric(0, {}, ChunkOrder::Table);
+  policy.chunkToSM = {3}; // wrong size: would be refused without ordering
+  QueuePlan plan = planOk(policy, k, device(4), grid(9));
+  EXPECT_TRUE(plan.ordered);
+  EXPECT_EQ(plan.queueStart[1], 9u);
+  EXPECT_FALSE(plan.note.empty());
+}
+
+TEST(QueuePlan, OrderedDefaultPolicyNotesNothing) {
+  KernelFacts k = bothVariants();
+  k.ordered = true;
+  QueuePlan plan = planOk(Policy::smCentric(), k, device(4), grid(100));
+  EXPECT_TRUE(plan.ordered);
+  EXPECT_TRUE(plan.note.empty()) << plan.note;
+}
+
+TEST(QueuePlan, OrderedOneChunk) {
+  KernelFacts k = bothVariants();
+  k.ordered = true;
+  k.oneChunk = true;
+  QueuePlan plan = planOk(Policy::smCentric(1, {0}), k, device(4), grid(12));
+  EXPECT_EQ(plan.mode, SMC_MODE_ONE_CHUNK);
+  EXPECT_TRUE(plan.ordered);
+  EXPECT_EQ(plan.workers, 12u);
+  EXPECT_EQ(plan.busyQueues, 1u);
+  // What is not honoured is said, but not the per-SM queue story.
+  EXPECT_NE(plan.note.find("one-chunk"), std::string::npos);
+  EXPECT_EQ(plan.note.find("steal"), std::string::npos) << plan.note;
+}
+
+TEST(QueuePlan, OrderedFlagComesFromTheInfoRecord) {
+  SmcKernelInfo info{};
+  info.flags = SMC_INFO_HAS_SMC | SMC_INFO_ORDERED;
+  EXPECT_TRUE(KernelFacts::fromInfo(info).ordered);
+  info.flags = SMC_INFO_HAS_SMC;
+  EXPECT_FALSE(KernelFacts::fromInfo(info).ordered);
 }
 
 TEST(QueuePlan, MultiDimensionalGrid) {
