@@ -24,6 +24,7 @@
 //===----------------------------------------------------------------------===//
 #include "Legality.h"
 #include "CTAUniformity.h"
+#include "GridIndex.h"
 #include "KernelSelection.h"
 
 #include "llvm/ADT/SmallPtrSet.h"
@@ -75,7 +76,11 @@ bool isBarrier(const CallBase &Call) {
          Name.starts_with("llvm.nvvm.barrier0") || Name == "llvm.nvvm.barrier";
 }
 
+// Cluster use.  Not isspacep.shared.cluster: an address-space test that
+// CUDA's headers (memcpy_async at -O0) make on any pointer.
 bool isClusterIntrinsic(StringRef Name) {
+  if (Name.starts_with("llvm.nvvm.isspacep."))
+    return false;
   return Name.contains("cluster") || Name.starts_with("llvm.nvvm.mapa");
 }
 
@@ -98,9 +103,59 @@ bool isGridSync(StringRef Name) {
          Name.starts_with("cudaCGGetIntrinsicHandle");
 }
 
+// The functions of a module that may read %ctaid/%nctaid, directly or
+// through any call (callers of readers are readers; if an address-taken
+// function reads, every function with an indirect call may).  Exact for
+// recursive call graphs.  Only their reads must be inlined into a variant:
+// recursion and indirect calls that cannot reach one are harmless.
+class GridReaderSet {
+public:
+  explicit GridReaderSet(Module &M) {
+    SmallVector<const Function *, 32> Work;
+    auto Add = [&](const Function *F) {
+      if (Readers.insert(F).second)
+        Work.push_back(F);
+    };
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (auto *Call = dyn_cast<CallBase>(&I); Call && gridRegOf(*Call))
+          Add(&F);
+    SmallVector<const Function *, 8> IndirectCallers;
+    for (Function &F : M)
+      for (Instruction &I : instructions(F))
+        if (auto *Call = dyn_cast<CallBase>(&I);
+            Call && Call->isIndirectCall() && !Call->isInlineAsm()) {
+          IndirectCallers.push_back(&F);
+          break;
+        }
+    bool IndirectDone = false;
+    while (!Work.empty()) {
+      const Function *F = Work.pop_back_val();
+      if (F->hasAddressTaken() && !IndirectDone) {
+        IndirectDone = true;
+        AddressTakenReader = F;
+        for (const Function *Caller : IndirectCallers)
+          Add(Caller);
+      }
+      for (const User *U : F->users())
+        if (auto *Call = dyn_cast<CallBase>(U);
+            Call && Call->getCalledFunction() == F)
+          Add(Call->getFunction());
+    }
+  }
+  bool contains(const Function *F) const { return Readers.count(F); }
+  // An address-taken function that reads the grid, or null.
+  const Function *addressTakenReader() const { return AddressTakenReader; }
+
+private:
+  SmallPtrSet<const Function *, 32> Readers;
+  const Function *AddressTakenReader = nullptr;
+};
+
 class KernelChecker {
 public:
-  explicit KernelChecker(Function &K) : Kernel(K) {}
+  KernelChecker(Function &K, const GridReaderSet &Readers)
+      : Kernel(K), Readers(Readers) {}
 
   KernelLegality check() {
     for (StringRef Attr :
@@ -116,6 +171,7 @@ public:
 
 private:
   Function &Kernel;
+  const GridReaderSet &Readers;
   KernelLegality Result;
   SmallPtrSet<const Function *, 16> Done, OnPath;
   DenseMap<const Function *, bool> HasBarrier;
@@ -153,7 +209,23 @@ private:
       }
       Function *Callee = Call->getCalledFunction();
       if (!Callee) {
-        refuse(SMC_REFUSAL_INDIRECT_CALL, "indirect call", &I);
+        // Harmless unless a possible target reads the grid registers (its
+        // reads could not be inlined); the targets are then checked like
+        // direct callees.
+        if (const Function *Reader = Readers.addressTakenReader()) {
+          refuse(SMC_REFUSAL_INDIRECT_CALL,
+                 ("indirect call; its possible target " + Reader->getName() +
+                  " reads blockIdx/gridDim")
+                     .str(),
+                 &I);
+          continue;
+        }
+        for (Function &Target : *F.getParent())
+          if (Target.hasAddressTaken() && !Target.isDeclaration() &&
+              !OnPath.count(&Target)) {
+            visit(Target);
+            Barrier |= HasBarrier.lookup(&Target);
+          }
         continue;
       }
       StringRef Name = Callee->getName();
@@ -182,7 +254,18 @@ private:
         continue;
       }
       if (OnPath.count(Callee)) {
-        refuse(SMC_REFUSAL_RECURSION, ("recursive call of " + Name).str(), &I);
+        // Harmless unless the cycle reads the grid registers (such reads
+        // could not be inlined into the variant).
+        if (Readers.contains(Callee))
+          refuse(
+              SMC_REFUSAL_RECURSION,
+              ("recursive call of " + Name + ", which reads blockIdx/gridDim")
+                  .str(),
+              &I);
+        Barrier |= any_of(instructions(*Callee), [](const Instruction &J) {
+          auto *C = dyn_cast<CallBase>(&J);
+          return C && (isBarrier(*C) || isAsmBarrier(*C));
+        });
         continue;
       }
       visit(*Callee);
@@ -722,8 +805,9 @@ private:
 LegalityAnalysis::Result LegalityAnalysis::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   Result R;
+  GridReaderSet Readers(M);
   for (Function *K : MAM.getResult<KernelSelection>(M))
-    R[K] = KernelChecker(*K).check();
+    R[K] = KernelChecker(*K, Readers).check();
   return R;
 }
 
