@@ -21,7 +21,8 @@ def summarize(launch):
     if variant == "slice":
         return (f"{name:<12} grid {grid:<12} slice      "
                 f"{launch.get('slices')} slices of {launch.get('slice_size')}")
-    head = (f"{name:<12} grid {grid:<12} smc {launch.get('mode', '?'):<9}"
+    mode = launch.get("mode", "?") + (",ordered" if launch.get("ordered") else "")
+    head = (f"{name:<12} grid {grid:<12} smc {mode:<17} "
             f"target {launch.get('target')}/SM, {launch.get('workers')} workers")
     chunks = launch.get("chunks_per_sm")
     if not isinstance(chunks, list):

@@ -212,81 +212,132 @@ __device__ __forceinline__ unsigned long long globalTimer() {
   return T;
 }
 
-// Every thread spins, so the CTA keeps its warps and its shared memory.
-__global__ void smHogKernel(volatile unsigned *Flags,
-                            unsigned long long MaxNs) {
-  extern __shared__ unsigned HogShared[];
+// Holds its SM until the host sets *Release or TimeoutNs pass; every thread
+// spins on %globaltimer meanwhile.  Only CTA 0 reads the host-mapped release
+// word, lane 0 of its warp 0 every 20 us, and passes it on through device
+// memory (Words[1]); warp 0 of the other CTAs polls that word and tells its
+// CTA through shared memory.  (Polling host memory from every CTA slowed
+// every other kernel's launches and memory traffic twentyfold; a poller of
+// one lane with 31 lanes of its warp spinning on the shared word never ran.)
+// The last CTA to arrive (counted in Words[0]) sets *Started.
+__global__ void smHogKernel(const volatile uint32_t *Release,
+                            volatile uint32_t *Started, uint32_t *Words,
+                            unsigned long long TimeoutNs) {
+  extern __shared__ uint32_t HogShared[]; // only reserves the SM's memory
+  __shared__ volatile uint32_t Stop;
+  volatile uint32_t *DeviceRelease = Words + 1;
+  const unsigned long long Start = globalTimer();
   if (threadIdx.x == 0) {
-    HogShared[0] = 1;
-    atomicAdd(const_cast<unsigned *>(&Flags[1]), 1u);
+    Stop = 0;
+    HogShared[0] = 0;
+    if (atomicAdd(Words, 1u) == gridDim.x - 1) {
+      *Started = 1;
+      __threadfence_system();
+    }
   }
-  unsigned long long Start = globalTimer();
-  while (Flags[0] == 0 && globalTimer() - Start < MaxNs)
-    __nanosleep(1000);
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    unsigned long long LastPoll = Start;
+    for (;;) {
+      bool Done = false;
+      if (threadIdx.x == 0) {
+        unsigned long long Now = globalTimer();
+        if (Now - Start >= TimeoutNs) {
+          Done = true;
+        } else if (blockIdx.x != 0) {
+          Done = *DeviceRelease != 0;
+        } else if (Now - LastPoll >= 20000) {
+          LastPoll = Now;
+          if (*Release) {
+            *DeviceRelease = 1;
+            Done = true;
+          }
+        }
+      }
+      if (__shfl_sync(0xffffffffu, Done, 0))
+        break;
+      __nanosleep(1000);
+    }
+    Stop = 1;
+  } else {
+    while (!Stop && globalTimer() - Start < TimeoutNs) {
+    }
+  }
 }
 
 } // namespace
 
 SmHog::~SmHog() {
-  if (Flags) {
-    release();
-    cudaFreeHost(const_cast<unsigned *>(Flags));
-  }
+  release();
+  if (HostWords)
+    cudaFreeHost(HostWords);
+  if (DeviceWords)
+    cudaFree(DeviceWords);
   if (Done)
     cudaEventDestroy(Done);
   if (Stream)
     cudaStreamDestroy(Stream);
 }
 
+cudaError_t SmHog::create() {
+  cudaError_t Err;
+  void *Host = nullptr, *Mapped = nullptr;
+  cudaDeviceProp Prop;
+  if ((Err = cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking)) ||
+      (Err = cudaEventCreateWithFlags(&Done, cudaEventDisableTiming)) ||
+      (Err = cudaHostAlloc(&Host, 2 * sizeof(uint32_t), cudaHostAllocMapped)))
+    return Err;
+  HostWords = static_cast<uint32_t *>(Host);
+  if ((Err = cudaHostGetDevicePointer(&Mapped, Host, 0)) ||
+      (Err = cudaMalloc(&DeviceWords, 2 * sizeof(uint32_t))) ||
+      (Err = cudaGetDeviceProperties(&Prop, 0)))
+    return Err;
+  MappedWords = static_cast<uint32_t *>(Mapped);
+  SharedBytes = std::min<size_t>(Prop.sharedMemPerBlockOptin,
+                                 Prop.sharedMemPerMultiprocessor / 2 + 1);
+  return cudaFuncSetAttribute(smHogKernel,
+                              cudaFuncAttributeMaxDynamicSharedMemorySize,
+                              static_cast<int>(SharedBytes));
+}
+
 cudaError_t SmHog::start(unsigned Count, double MaxSeconds) {
+  cudaError_t Err;
+  if (!Stream && (Err = create()) != cudaSuccess)
+    return Err;
+  // A policy for the symbol beats name policies such as "*=...".
   smc::setPolicy(smHogKernel, smc::Policy::original());
-  size_t Shared = maxDynamicSharedOptin();
-  cudaError_t Err = cudaFuncSetAttribute(
-      smHogKernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(Shared));
-  if (Err == cudaSuccess && !Flags) {
-    void *Host = nullptr;
-    Err = cudaHostAlloc(&Host, 2 * sizeof(unsigned), cudaHostAllocMapped);
-    Flags = static_cast<volatile unsigned *>(Host);
-  }
-  if (Err == cudaSuccess && !Stream)
-    Err = cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking);
-  if (Err == cudaSuccess && !Done)
-    Err = cudaEventCreateWithFlags(&Done, cudaEventDisableTiming);
-  if (Err != cudaSuccess)
+  volatile uint32_t *Words = HostWords;
+  Words[0] = Words[1] = 0;
+  if ((Err = cudaMemsetAsync(DeviceWords, 0, 2 * sizeof(uint32_t), Stream)))
     return Err;
-  Flags[0] = 0;
-  Flags[1] = 0;
-  unsigned *DeviceFlags = nullptr;
-  Err = cudaHostGetDevicePointer(reinterpret_cast<void **>(&DeviceFlags),
-                                 const_cast<unsigned *>(Flags), 0);
-  if (Err != cudaSuccess)
+  smHogKernel<<<Count, 1024, SharedBytes, Stream>>>(
+      MappedWords, MappedWords + 1, DeviceWords,
+      static_cast<unsigned long long>(MaxSeconds * 1e9));
+  if ((Err = cudaGetLastError()) || (Err = cudaEventRecord(Done, Stream)))
     return Err;
-  smHogKernel<<<Count, 1024, Shared, Stream>>>(
-      DeviceFlags, static_cast<unsigned long long>(MaxSeconds * 1e9));
-  if ((Err = cudaGetLastError()) != cudaSuccess ||
-      (Err = cudaEventRecord(Done, Stream)) != cudaSuccess)
-    return Err;
-  // All CTAs running means they hold their SMs.
-  for (int Poll = 0; Flags[1] < Count; ++Poll) {
-    if (Poll > 200000 || cudaEventQuery(Done) == cudaSuccess)
+  Running = true;
+  auto Begin = std::chrono::steady_clock::now();
+  while (!Words[1]) {
+    if (std::chrono::steady_clock::now() - Begin > std::chrono::seconds(3))
       return cudaErrorLaunchTimeout; // never all resident at once
-    std::this_thread::sleep_for(std::chrono::microseconds(50));
+    std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
   return cudaSuccess;
 }
 
 bool SmHog::holding() const {
-  if (!Done)
+  if (!Running)
     return false;
-  bool Running = cudaEventQuery(Done) == cudaErrorNotReady;
+  bool NotDone = cudaEventQuery(Done) == cudaErrorNotReady;
   cudaGetLastError(); // not ready is no error of the test's
-  return Running;
+  return NotDone;
 }
 
 cudaError_t SmHog::release() {
-  if (!Flags || !Stream)
+  if (!Running)
     return cudaSuccess;
-  Flags[0] = 1;
+  Running = false;
+  *static_cast<volatile uint32_t *>(HostWords) = 1;
   return cudaStreamSynchronize(Stream);
 }
 

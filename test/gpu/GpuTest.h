@@ -175,10 +175,12 @@ void expectSameBytes(const Bytes &Expected, const Bytes &Actual,
 void expectAllCountsAre(const Bytes &Counts, uint32_t Expected,
                         const std::string &What);
 
-/// A co-runner that holds SMs: \p Count CTAs, each taking all the shared
-/// memory one SM has (so no CTA that uses shared memory fits beside it), on
-/// a stream of their own, spinning until released or until \p MaxSeconds
-/// have passed.  The hog itself always runs as the original kernel.
+/// A co-runner that holds SMs: \p Count CTAs of 1024 threads, each with
+/// more than half of an SM's shared memory (one per SM, and no CTA that uses
+/// shared memory fits beside it), on a stream of their own, until released
+/// or until \p MaxSeconds have passed.  It always runs as the original
+/// kernel.  Streams, events and mapped words are made on the first start
+/// and reused.
 class SmHog {
 public:
   SmHog() = default;
@@ -186,17 +188,23 @@ public:
   SmHog &operator=(const SmHog &) = delete;
   ~SmHog();
 
-  /// Launches the hog and waits until all its CTAs are running.
+  /// Launches the hog and waits (up to 3 s) until all its CTAs run.
   cudaError_t start(unsigned Count, double MaxSeconds);
   /// True while the hog has not finished (it still holds its SMs).
   bool holding() const;
   /// Lets the hog's CTAs end and waits for them.
   cudaError_t release();
+  size_t sharedBytes() const { return SharedBytes; }
 
 private:
-  volatile unsigned *Flags = nullptr; // [0] release, [1] CTAs started
+  cudaError_t create();
+  uint32_t *HostWords = nullptr;   // [0] release, [1] all started (mapped)
+  uint32_t *MappedWords = nullptr; // the same, as the device sees them
+  uint32_t *DeviceWords = nullptr; // [0] arrived CTAs, [1] release
   cudaStream_t Stream = nullptr;
   cudaEvent_t Done = nullptr;
+  size_t SharedBytes = 0;
+  bool Running = false;
 };
 
 /// Base fixture: clears every SMC policy before and after each test and

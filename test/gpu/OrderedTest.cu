@@ -15,6 +15,8 @@
 #include <cuda/atomic>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 
 using namespace smctest;
 
@@ -123,7 +125,7 @@ struct ScanRun {
             {Totals.get(), Totals.bytes(), Buffer::Output, "tile totals"}};
   }
   LaunchFn launch(ScanKernel K, cudaStream_t Stream = nullptr) const {
-    return [=, this] {
+    return [=] {
       K<<<Blocks, kBlock, 0, Stream>>>(In.get(), Out.get(), Ready.get(),
                                        Totals.get(), N);
       return cudaGetLastError();
@@ -169,7 +171,7 @@ TEST_F(OrderedTest, ChainedScanWithEarlyExitUnderEveryPolicy) {
 }
 
 // The scan must finish while half of the SMs are held by a co-runner (that
-// holds them for up to 20 s); it runs on the other half.  Checked for the
+// holds them for up to 5 s); it runs on the other half.  Checked for the
 // policies that matter most: the default and one worker per SM.
 TEST_F(OrderedTest, ChainedScanFinishesWhileHalfTheGpuIsHeld) {
   ScanRun Run(1u << 22);
@@ -184,11 +186,23 @@ TEST_F(OrderedTest, ChainedScanFinishesWhileHalfTheGpuIsHeld) {
     for (const NamedPolicy &P : Policies) {
       SCOPED_TRACE(P.Name);
       smc::setPolicy(K, P.Value);
+      // Once alone first: under CUDA's lazy module loading the first launch
+      // of a function (here the variant) waits for running kernels, which
+      // is loading, not ordering.
       resetBuffers(Run.buffers());
-      SmHog Hog;
-      SMC_CUDA_ASSERT(Hog.start(std::max(1u, numSMs() / 2), 20.0));
       SMC_CUDA_ASSERT(Run.launch(K, Stream)());
       SMC_CUDA_ASSERT(cudaStreamSynchronize(Stream));
+      resetBuffers(Run.buffers());
+      SmHog Hog;
+      auto T0 = std::chrono::steady_clock::now();
+      SMC_CUDA_ASSERT(Hog.start(std::max(1u, numSMs() / 2), 5.0));
+      auto T1 = std::chrono::steady_clock::now();
+      SMC_CUDA_ASSERT(Run.launch(K, Stream)());
+      SMC_CUDA_ASSERT(cudaStreamSynchronize(Stream));
+      auto T2 = std::chrono::steady_clock::now();
+      using Ms = std::chrono::duration<double, std::milli>;
+      std::printf("co-run %s: hog started in %.1f ms, scan took %.1f ms\n",
+                  P.Name.c_str(), Ms(T1 - T0).count(), Ms(T2 - T1).count());
       EXPECT_TRUE(Hog.holding())
           << "the scan finished only after the co-runner let go of its SMs";
       SMC_CUDA_ASSERT(Hog.release());

@@ -47,7 +47,6 @@ REQUIRED = {
     "hog": {"original"},
     "chainedScan": {"smc", "slice", "original"},
     "chainedScanEarlyExit": {"smc", "slice", "original"},
-    "smHogKernel": {"original"},
 }
 # Kernels whose CTAs wait on each other: their SM-centric launches must run
 # in ordered mode (chunks in blockIdx order); no other kernel may.
@@ -56,7 +55,8 @@ BIG_SHARED = 48 * 1024
 
 
 def base_name(kernel):
-    return kernel.split("<")[0].split("(")[0]
+    # "ns::name<T>(...)" -> "name"
+    return kernel.split("<")[0].split("(")[0].split("::")[-1]
 
 
 def check(records, full_run):
