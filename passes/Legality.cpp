@@ -133,7 +133,6 @@ public:
       const Function *F = Work.pop_back_val();
       if (F->hasAddressTaken() && !IndirectDone) {
         IndirectDone = true;
-        AddressTakenReader = F;
         for (const Function *Caller : IndirectCallers)
           Add(Caller);
       }
@@ -144,12 +143,9 @@ public:
     }
   }
   bool contains(const Function *F) const { return Readers.count(F); }
-  // An address-taken function that reads the grid, or null.
-  const Function *addressTakenReader() const { return AddressTakenReader; }
 
 private:
   SmallPtrSet<const Function *, 32> Readers;
-  const Function *AddressTakenReader = nullptr;
 };
 
 class KernelChecker {
@@ -209,23 +205,34 @@ private:
       }
       Function *Callee = Call->getCalledFunction();
       if (!Callee) {
-        // Harmless unless a possible target reads the grid registers (its
-        // reads could not be inlined); the targets are then checked like
-        // direct callees.
-        if (const Function *Reader = Readers.addressTakenReader()) {
+        // Harmless when every possible target is known and none reads the
+        // grid registers (their reads could not be inlined); the targets
+        // are then checked like direct callees.  A pointer from anywhere
+        // else may point into another translation unit (-fgpu-rdc leaves no
+        // trace in the device module).
+        SmallPtrSet<Function *, 8> Targets;
+        if (!knownTargets(Call->getCalledOperand(), Targets, 0)) {
           refuse(SMC_REFUSAL_INDIRECT_CALL,
-                 ("indirect call; its possible target " + Reader->getName() +
-                  " reads blockIdx/gridDim")
-                     .str(),
+                 "indirect call whose targets are not known here (a "
+                 "function pointer from elsewhere may point into another "
+                 "translation unit)",
                  &I);
           continue;
         }
-        for (Function &Target : *F.getParent())
-          if (Target.hasAddressTaken() && !Target.isDeclaration() &&
-              !OnPath.count(&Target)) {
-            visit(Target);
-            Barrier |= HasBarrier.lookup(&Target);
+        for (Function *Target : Targets) {
+          if (Readers.contains(Target)) {
+            refuse(SMC_REFUSAL_INDIRECT_CALL,
+                   ("indirect call; its possible target " + Target->getName() +
+                    " reads blockIdx/gridDim")
+                       .str(),
+                   &I);
+            break;
           }
+          if (!OnPath.count(Target)) {
+            visit(*Target);
+            Barrier |= HasBarrier.lookup(Target);
+          }
+        }
         continue;
       }
       StringRef Name = Callee->getName();
@@ -275,6 +282,77 @@ private:
     OnPath.erase(&F);
     Done.insert(&F);
     HasBarrier[&F] = Barrier;
+  }
+
+  // The functions a called pointer may be, when all are known: a function of
+  // this module, a select or phi of known ones, an entry of a constant
+  // dispatch table (a constant global whose initializer holds only functions
+  // of this module and nulls), or a parameter of a function that is only
+  // called directly in this module with known ones (libcu++ passes its
+  // operators down that way at -O0; a kernel's own parameters come from the
+  // host and are never known).  Through -O0 spill slots.
+  static bool knownTargets(const Value *V, SmallPtrSetImpl<Function *> &Out,
+                           unsigned Depth) {
+    if (Depth > 8)
+      return false;
+    V = V->stripPointerCasts();
+    if (auto *Reload = dyn_cast<LoadInst>(V))
+      if (isa<AllocaInst>(getUnderlyingObject(Reload->getPointerOperand())))
+        V = pointerBase(Reload);
+    if (auto *Param = dyn_cast<Argument>(V)) {
+      const Function *Owner = Param->getParent();
+      if (Owner->hasAddressTaken() ||
+          Owner->getCallingConv() == CallingConv::PTX_Kernel)
+        return false;
+      bool Called = false;
+      for (const User *U : Owner->users()) {
+        auto *Site = dyn_cast<CallBase>(U);
+        if (!Site || Site->getCalledOperand() != Owner ||
+            !knownTargets(Site->getArgOperand(Param->getArgNo()), Out,
+                          Depth + 1))
+          return false;
+        Called = true;
+      }
+      return Called;
+    }
+    if (auto *F = dyn_cast<Function>(V)) {
+      if (F->isDeclaration())
+        return false;
+      Out.insert(const_cast<Function *>(F));
+      return true;
+    }
+    if (auto *Sel = dyn_cast<SelectInst>(V))
+      return knownTargets(Sel->getTrueValue(), Out, Depth + 1) &&
+             knownTargets(Sel->getFalseValue(), Out, Depth + 1);
+    if (auto *Phi = dyn_cast<PHINode>(V))
+      return all_of(Phi->incoming_values(), [&](const Use &In) {
+        return knownTargets(In, Out, Depth + 1);
+      });
+    if (auto *Load = dyn_cast<LoadInst>(V)) {
+      auto *Table = dyn_cast<GlobalVariable>(
+          getUnderlyingObject(Load->getPointerOperand()));
+      if (!Table || !Table->isConstant() || !Table->hasDefinitiveInitializer())
+        return false;
+      return tableTargets(Table->getInitializer(), Out);
+    }
+    return false;
+  }
+
+  static bool tableTargets(const Constant *C,
+                           SmallPtrSetImpl<Function *> &Out) {
+    if (C->isNullValue())
+      return true;
+    if (auto *F = dyn_cast<Function>(C->stripPointerCasts())) {
+      if (F->isDeclaration())
+        return false;
+      Out.insert(const_cast<Function *>(F));
+      return true;
+    }
+    if (isa<ConstantAggregate>(C))
+      return all_of(C->operands(), [&](const Use &Op) {
+        return tableTargets(cast<Constant>(Op), Out);
+      });
+    return false;
   }
 
   // A CTA barrier written in inline assembly (bar.sync, barrier.sync, ...).
