@@ -1,9 +1,10 @@
-//===- LaunchRewrite.cpp - Host launches go through the SMC runtime
-//--------===//
+//===- LaunchRewrite.cpp - Host launches go through the SMC runtime -------===//
 //
-// Works on calls and invokes wherever they are: in __device_stub__ functions
-// and, after the stub was inlined at -O1 and above, in user functions.
-// Each rewritten launch is reported as a remark.
+// cudaLaunchKernel(_ptsz) become calls of the SMC runtime's launch entries,
+// and cudaDeviceReset of its reset entry (which rebuilds the runtime's device
+// state).  Works on calls and invokes wherever they are: in __device_stub__
+// functions and, after the stub was inlined at -O1 and above, in user
+// functions.  Each rewritten call is reported as a remark.
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-launch-rewrite -S \
 //            host.ll
@@ -34,28 +35,37 @@ static std::string launchedKernel(const CallBase &Call) {
 }
 
 PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
+  // CUDA runtime calls the SMC runtime takes over, with the same signature.
   static const std::pair<const char *, const char *> Entries[] = {
       {"cudaLaunchKernel", SMC_ENTRY_LAUNCH},
-      {"cudaLaunchKernel_ptsz", SMC_ENTRY_LAUNCH_PTSZ}};
+      {"cudaLaunchKernel_ptsz", SMC_ENTRY_LAUNCH_PTSZ},
+      {"cudaDeviceReset", SMC_ENTRY_DEVICE_RESET}};
   bool Changed = false;
   for (auto [From, To] : Entries) {
-    Function *Launch = M.getFunction(From);
-    if (!Launch)
+    Function *Original = M.getFunction(From);
+    if (!Original)
       continue;
-    FunctionCallee Entry = M.getOrInsertFunction(To, Launch->getFunctionType());
-    for (User *U : make_early_inc_range(Launch->users())) {
+    FunctionCallee Entry =
+        M.getOrInsertFunction(To, Original->getFunctionType());
+    bool IsLaunch = StringRef(From).starts_with("cudaLaunchKernel");
+    for (User *U : make_early_inc_range(Original->users())) {
       auto *Call = dyn_cast<CallBase>(U);
-      if (!Call || Call->getCalledOperand() != Launch)
+      if (!Call || Call->getCalledOperand() != Original)
         continue;
       Call->setCalledFunction(Entry);
       Changed = true;
       OptimizationRemarkEmitter ORE(Call->getFunction());
       ORE.emit([&] {
-        return OptimizationRemark("smc", "LaunchRewritten", Call)
-               << "launch of " << launchedKernel(*Call) << " in "
-               << ore::NV("Caller",
-                          kernelSourceName(Call->getFunction()->getName()))
-               << " goes through the SMC runtime";
+        OptimizationRemark R("smc", IsLaunch ? "LaunchRewritten" : "Rewritten",
+                             Call);
+        if (IsLaunch)
+          R << "launch of " << launchedKernel(*Call);
+        else
+          R << From;
+        return R << " in "
+                 << ore::NV("Caller",
+                            kernelSourceName(Call->getFunction()->getName()))
+                 << " goes through the SMC runtime";
       });
     }
   }

@@ -66,6 +66,7 @@ SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *func, dim3 grid,
                                                 dim3 block, void **args,
                                                 size_t sharedMem,
                                                 cudaStream_t stream);
+SMC_EXPORT cudaError_t __smc_device_reset();
 }
 
 namespace smc {
@@ -75,7 +76,8 @@ constexpr bool sameText(const char *a, const char *b) {
   return *a == *b && (*a == '\0' || sameText(a + 1, b + 1));
 }
 static_assert(sameText(SMC_ENTRY_LAUNCH, "__smc_launch_kernel") &&
-                  sameText(SMC_ENTRY_LAUNCH_PTSZ, "__smc_launch_kernel_ptsz"),
+                  sameText(SMC_ENTRY_LAUNCH_PTSZ, "__smc_launch_kernel_ptsz") &&
+                  sameText(SMC_ENTRY_DEVICE_RESET, "__smc_device_reset"),
               "the entry points below must carry the names abi.h gives");
 
 // Dynamic shared memory above this needs the kernel's max dynamic shared
@@ -166,6 +168,10 @@ struct Globals {
   std::vector<Policy> policies; // interned: a policy's index is its id
   std::vector<std::unique_ptr<DeviceState>> devices;
   std::map<std::pair<const void *, int>, std::unique_ptr<KernelEntry>> kernels;
+  // State of devices that were reset: kept, as other threads' caches may
+  // still point into it (it is never used again).
+  std::vector<std::unique_ptr<DeviceState>> retiredDevices;
+  std::vector<std::unique_ptr<KernelEntry>> retiredKernels;
 
   std::mutex statsMutex; // held across launch and read-back with SMC_STATS
 
@@ -743,10 +749,12 @@ enum StreamKind : int {
   NamedStream = 2,     // id = cudaStreamGetId
 };
 
+// A stream's counter block on one device state: after a cudaDeviceReset the
+// device has a new state, so slots of the old one never match again.
 struct CounterSlot {
   uint32_t *block;
   uint64_t id;
-  int device;
+  const DeviceState *state;
   int kind;
 };
 constexpr unsigned kCounterSlots = 4;
@@ -780,7 +788,7 @@ uint32_t *streamCounters(DeviceState &dev, cudaStream_t stream,
     id = streamId;
   }
   for (const CounterSlot &s : tlCounters)
-    if (s.block && s.id == id && s.kind == kind && s.device == dev.ordinal)
+    if (s.block && s.id == id && s.kind == kind && s.state == &dev)
       return s.block;
 
   uint32_t *block;
@@ -799,7 +807,7 @@ uint32_t *streamCounters(DeviceState &dev, cudaStream_t stream,
     }
   }
   tlCounters[tlCountersNext++ % kCounterSlots] =
-      CounterSlot{block, id, dev.ordinal, kind};
+      CounterSlot{block, id, &dev, kind};
   return block;
 }
 
@@ -1073,6 +1081,33 @@ cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args,
 
 void policiesChanged() { policyEpoch.fetch_add(1, std::memory_order_acq_rel); }
 
+// cudaDeviceReset (the host rewrite redirects it here): the device's memory,
+// modules and streams go with its context, so the runtime retires all it
+// keeps for the device (tables, counter blocks, variants, prepared launches)
+// and builds them again at the next launch.  Launches must not race with a
+// reset, as CUDA itself requires.
+cudaError_t deviceReset() {
+  int device = -1;
+  if (cudaGetDevice(&device) == cudaSuccess) {
+    Globals &g = globals();
+    std::lock_guard<std::mutex> lock(g.mutex);
+    if (size_t(device) < g.devices.size() && g.devices[device])
+      g.retiredDevices.push_back(std::move(g.devices[device]));
+    for (auto it = g.kernels.begin(); it != g.kernels.end();) {
+      if (it->first.second == device) {
+        g.retiredKernels.push_back(std::move(it->second));
+        it = g.kernels.erase(it);
+      } else {
+        ++it;
+      }
+    }
+    policiesChanged(); // no thread-local prepared launch matches any more
+  } else {
+    cudaGetLastError();
+  }
+  return cudaDeviceReset();
+}
+
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -1138,3 +1173,5 @@ extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *func, dim3 grid,
   return smc::launch(func, grid, block, args, sharedMem, stream,
                      /*ptsz=*/true);
 }
+
+extern "C" cudaError_t __smc_device_reset() { return smc::deviceReset(); }

@@ -25,6 +25,9 @@
 // cudaLaunchKernel / cudaLaunchKernel_ptsz (same signatures).
 #define SMC_ENTRY_LAUNCH "__smc_launch_kernel"
 #define SMC_ENTRY_LAUNCH_PTSZ "__smc_launch_kernel_ptsz"
+// ... and instead of cudaDeviceReset (same signature), so that the runtime
+// rebuilds what it keeps on the device.
+#define SMC_ENTRY_DEVICE_RESET "__smc_device_reset"
 
 // How an __smc variant distributes chunks over its workers.
 enum SmcMode : uint32_t {

@@ -217,4 +217,9 @@ protected:
 
 } // namespace smctest
 
+/// The child side of Lifetime.ProcessExitsCleanlyWithLaunchesInFlight:
+/// launches long kernels through SMC and returns without waiting for them.
+/// main runs it for --smc-exit-in-flight and returns its result.
+int exitWithLaunchesInFlight();
+
 #endif // SMC_TEST_GPU_GPUTEST_H

@@ -4,14 +4,19 @@
 // "SKIPPED: no CUDA GPU (<reason>)" and exits with 77, which ctest counts as
 // a skip (SKIP_RETURN_CODE), never as a pass.
 //
+// (--smc-exit-in-flight runs the child of a lifetime test instead.)
+//
 // USAGE: smc_gpu_tests [--gtest_filter=...]
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 
 int main(int Argc, char **Argv) {
+  if (Argc == 2 && std::string(Argv[1]) == "--smc-exit-in-flight")
+    return exitWithLaunchesInFlight();
   ::testing::InitGoogleTest(&Argc, Argv);
   if (::testing::GTEST_FLAG(list_tests))
     return RUN_ALL_TESTS();

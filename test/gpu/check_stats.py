@@ -47,6 +47,7 @@ REQUIRED = {
     "hog": {"original"},
     "chainedScan": {"smc", "slice", "original"},
     "chainedScanEarlyExit": {"smc", "slice", "original"},
+    "countRuns": {"smc", "slice"},
 }
 # Kernels whose CTAs wait on each other: their SM-centric launches must run
 # in ordered mode (chunks in blockIdx order); no other kernel may.

@@ -2,7 +2,9 @@
 ; cudaLaunchKernel_ptsz becomes a call/invoke of __smc_launch_kernel /
 ; __smc_launch_kernel_ptsz with the same arguments, wherever it is (in a
 ; __device_stub__ or, after inlining, in a user function), with one remark
-; per launch.  Other calls and functions are left alone.  The smc pipeline
+; per launch.  cudaDeviceReset becomes __smc_device_reset (the runtime then
+; rebuilds its device state), also with a remark.  Other calls and functions
+; are left alone.  The smc pipeline
 ; does the same on a non-NVPTX module when -smc-transforms asks for anything.
 ;
 ; RUN: %opt %load_smc -passes=smc-launch-rewrite -pass-remarks=smc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=remark
@@ -32,12 +34,18 @@ target triple = "x86_64-unknown-linux-gnu"
 ; CHECK-LABEL: define ptr @launcherAddress()
 ; CHECK-NEXT:    ret ptr @cudaLaunchKernel
 
+; CHECK-LABEL: define void @_Z5resetv()
+; CHECK-NEXT:    %r = call i32 @__smc_device_reset()
+; CHECK-NEXT:    ret void
+
 ; CHECK-DAG: declare i32 @__smc_launch_kernel(ptr, i64, i32, i64, i32, ptr, i64, ptr)
+; CHECK-DAG: declare i32 @__smc_device_reset()
 ; CHECK-DAG: declare i32 @__smc_launch_kernel_ptsz(ptr, i64, i32, i64, i32, ptr, i64, ptr)
 
 ; REMARK-DAG: remark: <unknown>:0:0: launch of kernel 'vecAdd' in __device_stub__vecAdd goes through the SMC runtime
 ; REMARK-DAG: remark: <unknown>:0:0: launch of kernel 'vecAdd' in run goes through the SMC runtime
 ; REMARK-DAG: remark: <unknown>:0:0: launch of kernel 'vecAdd' in invoker goes through the SMC runtime
+; REMARK-DAG: remark: <unknown>:0:0: cudaDeviceReset in reset goes through the SMC runtime
 
 define void @_Z21__device_stub__vecAddPfi(ptr %a, i32 %n) {
   %args = alloca [2 x ptr], align 16
@@ -70,6 +78,12 @@ define ptr @launcherAddress() {
   ret ptr @cudaLaunchKernel
 }
 
+define void @_Z5resetv() {
+  %r = call i32 @cudaDeviceReset()
+  ret void
+}
+
+declare i32 @cudaDeviceReset()
 declare i32 @cudaLaunchKernel(ptr, i64, i32, i64, i32, ptr, i64, ptr)
 declare i32 @cudaLaunchKernel_ptsz(ptr, i64, i32, i64, i32, ptr, i64, ptr)
 declare i32 @cudaMemcpy(ptr, ptr, i64, i32)
