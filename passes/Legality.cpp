@@ -53,6 +53,11 @@ const DILocation *outermostLocation(const Instruction *I) {
   return L;
 }
 
+std::string ModeReason::describe() const {
+  std::string Loc = sourceLocation(Where);
+  return Loc.empty() ? Detail : Detail + " at " + Loc;
+}
+
 std::string sourceLocation(const Instruction *I) {
   if (!I || !I->getDebugLoc())
     return "";
@@ -180,14 +185,6 @@ private:
     Result.Where = Where;
   }
 
-  void needOneChunk(std::string Detail, const Instruction *Where) {
-    if (Result.OneChunk)
-      return;
-    Result.OneChunk = true;
-    Result.OneChunkDetail = std::move(Detail);
-    Result.OneChunkWhere = Where;
-  }
-
   // Walks F and everything it calls; records barriers per function.
   void visit(Function &F) {
     if (Done.count(&F))
@@ -243,7 +240,7 @@ private:
         else if (isClusterIntrinsic(Name))
           refuse(SMC_REFUSAL_CLUSTER, ("call of " + Name).str(), &I);
         else if (Callee->getIntrinsicID() == Intrinsic::nvvm_exit)
-          needOneChunk("executes PTX exit", &I);
+          Result.OneChunk.need("executes PTX exit", &I);
         continue;
       }
       if (isGridSync(Name)) {
@@ -376,7 +373,7 @@ private:
 
   void checkInlineAsm(const InlineAsm &Asm, const Instruction &I) {
     if (isAsmExit(Asm))
-      needOneChunk("executes PTX exit", &I);
+      Result.OneChunk.need("executes PTX exit", &I);
     StringRef Text = Asm.getAsmString();
     if (Text.contains("%cluster") || Text.contains("%nclusterid") ||
         Text.contains("%is_explicit_cluster"))
@@ -596,18 +593,10 @@ private:
             refuse(SMC_REFUSAL_GRID_BARRIER, Why, Read);
             return;
           }
-          needOrdered("loop waits on a value another CTA writes", Read);
+          Result.Ordered.need("loop waits on a value another CTA writes", Read);
           break;
         }
       }
-  }
-
-  void needOrdered(std::string Detail, const Instruction *Where) {
-    if (Result.Ordered)
-      return;
-    Result.Ordered = true;
-    Result.OrderedDetail = std::move(Detail);
-    Result.OrderedWhere = Where;
   }
 
   // Does the loop store, or call something that may write memory, other
@@ -870,9 +859,10 @@ private:
       if (Cond && Uniformity.isUniform(Cond) &&
           !Uniformity.inDivergentRegion(&BB))
         continue;
-      needOneChunk("threads may exit before a barrier other threads of the "
-                   "CTA still reach",
-                   Term);
+      Result.OneChunk.need(
+          "threads may exit before a barrier other threads of the "
+          "CTA still reach",
+          Term);
       return;
     }
   }
@@ -903,14 +893,9 @@ PreservedAnalyses LegalityPrinterPass::run(Module &M,
     }
     outs() << "legal, " << (L.OneChunk ? "one-chunk" : "loop");
     if (L.OneChunk)
-      outs() << " (" << L.OneChunkDetail << ")";
-    if (L.Ordered) {
-      outs() << ", ordered (" << L.OrderedDetail;
-      std::string Loc = sourceLocation(L.OrderedWhere);
-      if (!Loc.empty())
-        outs() << " at " << Loc;
-      outs() << ")";
-    }
+      outs() << " (" << L.OneChunk.Detail << ")";
+    if (L.Ordered)
+      outs() << ", ordered (" << L.Ordered.describe() << ")";
     outs() << "\n";
   }
   return PreservedAnalyses::all();

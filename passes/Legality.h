@@ -23,18 +23,33 @@ class DILocation;
 
 namespace smc {
 
+/// A mode the __smc variant must run in: whether, why, and the instruction
+/// that requires it (for the remark's "at file:line").
+struct ModeReason {
+  bool Needed = false;
+  std::string Detail;
+  const llvm::Instruction *Where = nullptr;
+
+  explicit operator bool() const { return Needed; }
+  /// Records the first reason found.
+  void need(std::string Why, const llvm::Instruction *At) {
+    if (Needed)
+      return;
+    Needed = true;
+    Detail = std::move(Why);
+    Where = At;
+  }
+  /// "<detail> at file:line", or the detail alone without debug info.
+  std::string describe() const;
+};
+
 struct KernelLegality {
   SmcRefusal Refusal = SMC_REFUSAL_NONE;
   std::string Detail; // what exactly, e.g. "call of cudaLaunchDevice"
   const llvm::Instruction *Where = nullptr;
 
-  bool OneChunk = false; // __smc must use SMC_MODE_ONE_CHUNK
-  std::string OneChunkDetail;
-  const llvm::Instruction *OneChunkWhere = nullptr;
-
-  bool Ordered = false; // __smc must claim chunks in blockIdx order
-  std::string OrderedDetail;
-  const llvm::Instruction *OrderedWhere = nullptr;
+  ModeReason OneChunk; // __smc must use SMC_MODE_ONE_CHUNK
+  ModeReason Ordered;  // __smc must claim chunks in blockIdx order
 
   bool legal() const { return Refusal == SMC_REFUSAL_NONE; }
 };

@@ -99,19 +99,12 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
       return nullptr;
     }
   }
-  Summary = L.OneChunk ? "one chunk per worker: " + L.OneChunkDetail
+  Summary = L.OneChunk ? "one chunk per worker: " + L.OneChunk.describe()
                        : std::string("persistent workers");
-  std::string Loc = sourceLocation(L.OneChunkWhere);
-  if (L.OneChunk && !Loc.empty())
-    Summary += " at " + Loc;
-  if (L.Ordered) {
-    // The reason and the line of the wait, so the user sees why the
-    // variant ignores the queue orders.
-    Summary += "; chunks in blockIdx order: " + L.OrderedDetail;
-    Loc = sourceLocation(L.OrderedWhere);
-    if (!Loc.empty())
-      Summary += " at " + Loc;
-  }
+  // The reason and the line of the wait, so the user sees why the variant
+  // ignores the queue orders.
+  if (L.Ordered)
+    Summary += "; chunks in blockIdx order: " + L.Ordered.describe();
   Summary +=
       "; " + std::to_string(S.NumReads) + " blockIdx/gridDim reads replaced";
   return V;

@@ -8,6 +8,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <sstream>
@@ -89,6 +91,39 @@ std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
   Policies.push_back({"slice(size=grid=" + std::to_string(NumChunks) + ")",
                       smc::Policy::slice(NumChunks)});
   return Policies;
+}
+
+int gpuTestMain(int Argc, char **Argv, const char *Program,
+                std::string &Description) {
+  ::testing::InitGoogleTest(&Argc, Argv);
+  if (::testing::GTEST_FLAG(list_tests))
+    return RUN_ALL_TESTS();
+  int Count = 0;
+  cudaError_t Err = cudaGetDeviceCount(&Count);
+  if (Err != cudaSuccess || Count == 0) {
+    std::printf("SKIPPED: no CUDA GPU (%s)\n",
+                Err != cudaSuccess ? cudaGetErrorString(Err)
+                                   : "cudaGetDeviceCount found 0 devices");
+    std::fflush(stdout);
+    return 77;
+  }
+  if (cudaSetDevice(0) != cudaSuccess) {
+    std::printf("%s: cannot use device 0\n", Program);
+    return 1;
+  }
+  Description = "device 0";
+  cudaDeviceProp Prop;
+  if (cudaGetDeviceProperties(&Prop, 0) == cudaSuccess)
+    Description = std::string(Prop.name) + ", sm_" +
+                  std::to_string(Prop.major) + std::to_string(Prop.minor) +
+                  ", " + std::to_string(Prop.multiProcessorCount) + " SMs";
+  std::printf("%s: device 0 is %s\n", Program, Description.c_str());
+  for (const char *Var : {"SMC_DISABLE", "SMC_POLICY"})
+    if (const char *Value = std::getenv(Var); Value && *Value)
+      std::printf("%s: warning: %s=%s is set; the tests set their own "
+                  "policies and fail where it overrides them\n",
+                  Program, Var, Value);
+  return RUN_ALL_TESTS();
 }
 
 void resetBuffers(const std::vector<Buffer> &Buffers) {

@@ -207,6 +207,14 @@ private:
   bool Running = false;
 };
 
+/// The body of a GPU test program's main: parses the GoogleTest flags;
+/// where no CUDA GPU can be used prints "SKIPPED: no CUDA GPU (<reason>)"
+/// and returns 77, which ctest counts as a skip (SKIP_RETURN_CODE), never
+/// as a pass; else names device 0 in \p Description, warns when SMC_DISABLE
+/// or SMC_POLICY would override the tests' own policies, and runs the tests.
+int gpuTestMain(int Argc, char **Argv, const char *Program,
+                std::string &Description);
+
 /// Base fixture: clears every SMC policy before and after each test and
 /// refuses to start on a device with a pending error.
 class SmcGpuTest : public ::testing::Test {
