@@ -8,10 +8,12 @@
 #   %nvlink     nvlink (device link of -fgpu-rdc objects) for the test arch
 #   %clang_cuda clang++-22 compiling CUDA for the test arch, without the plugin
 #   %cuda_path  the CUDA toolkit root; %cuda_arch the test arch (sm_90)
+#   %python     the Python running lit; %llc LLVM 22's llc
 #   %abi_dump   the host-side ABI printer
 #   %smc_abi_version  SMC_ABI_VERSION of include/smc/abi.h (for FileCheck
 #               -DABI=..., so that info-record checks follow the ABI)
 import os
+import sys
 import re
 import shutil
 import subprocess
@@ -42,6 +44,8 @@ config.substitutions.append(
 config.substitutions.append(("%cuda_path", config.cuda_path))
 config.substitutions.append(("%abi_dump", config.abi_dump))
 config.substitutions.append(("%cuda_arch", config.cuda_arch))
+config.substitutions.append(("%python", sys.executable))
+config.substitutions.append(("%llc", os.path.join(config.llvm_tools_dir, "llc")))
 
 with open(os.path.join(config.smc_src_root, "include", "smc", "abi.h")) as abi:
     abi_version = re.search(r"#define\s+SMC_ABI_VERSION\s+(\d+)", abi.read())
