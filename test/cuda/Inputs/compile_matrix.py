@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Compiles every test/cuda program with the SMC plugin in every configuration.
 
-For each program and each of -O0, -O1, -O2, -O3, -Os, -O0 -g and -O2 -g:
+For each program and each of -O0, -O1, -O2, -O3, -Os, -O0 -g, -O2 -g and
+-O2 -fgpu-rdc (relocatable device code, assembled with ptxas -c):
 clang with the plugin (both variants, remarks on) must exit 0; the device
 module must pass the IR verifier; llc must turn it into PTX that ptxas
 assembles; and every kernel the plugin considered (one <kernel>__smc_info
@@ -21,7 +22,7 @@ import subprocess
 import sys
 
 CONFIGS = [["-O0"], ["-O1"], ["-O2"], ["-O3"], ["-Os"], ["-O0", "-g"],
-           ["-O2", "-g"]]
+           ["-O2", "-g"], ["-O2", "-fgpu-rdc"]]
 INFO = re.compile(r"^@(\S+)__smc_info = ", re.M)
 SMC_REMARK = re.compile(r"remark: kernel '.*': (built \S+__smc \(|no __smc "
                         r"variant: \S)")
@@ -35,7 +36,8 @@ def check(args, program, config):
     name = "%s %s" % (os.path.basename(program), " ".join(config))
     stem = os.path.join(args.work, os.path.basename(program) + "".join(config))
     ll, ptx = stem + ".ll", stem + ".ptx"
-    extra = ["-fgpu-rdc"] if "rdc" in os.path.basename(program) else []
+    rdc = "-fgpu-rdc" in config or "rdc" in os.path.basename(program)
+    extra = ["-fgpu-rdc"] if rdc and "-fgpu-rdc" not in config else []
     cc = run(shlex.split(args.clang) + config + extra + [
         "--cuda-device-only", "-S", "-emit-llvm", "-mllvm",
         "-smc-transforms=smc,slice", "-Rpass=smc", "-Rpass-missed=smc",
@@ -59,7 +61,7 @@ def check(args, program, config):
         problems.append("%s: llc: %s" % (name, llc.stderr[-1000:]))
     else:
         # Relocatable device code links later (nvlink): compile only.
-        asm = run(shlex.split(args.ptxas) + (["-c"] if extra else []) +
+        asm = run(shlex.split(args.ptxas) + (["-c"] if rdc else []) +
                   [ptx, "-o", stem + ".cubin"])
         if asm.returncode != 0:
             problems.append("%s: ptxas: %s" % (name, asm.stderr[-1000:]))
