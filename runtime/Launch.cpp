@@ -18,12 +18,11 @@
 // cudaStreamIsCapturing, cudaStreamGetId (named streams only) and
 // cuLaunchKernel: no lock, allocation or string work.
 //
-// Counter blocks belong to one (device, stream) - one per host thread for
-// the per-thread default stream - because the variant's last worker resets
-// them for the next stream-ordered launch.  A launch into a capturing stream
-// points at the device's counter pool instead: replays of one graph exec are
-// ordered, but two execs of one graph may run at once, so each launch takes
-// a pool block of its own on the device (by %gridid, see abi.h).
+// Counter blocks (worker_count, queue_next, launch_counters) belong to one
+// (device, stream) - one per host thread for the per-thread default stream -
+// because the variant's last worker resets them for the next stream-ordered
+// launch.  A launch into a capturing stream gets a fresh block that nothing
+// else ever uses, so replays of the graph never share it with other work.
 // Device memory the runtime owns is never freed: launches in flight and
 // captured graphs may still use it.
 //===----------------------------------------------------------------------===//
@@ -104,8 +103,7 @@ struct DeviceState {
   size_t slabLeft = 0;
   // Counter blocks of streams, by (kind, id): see StreamKey.
   std::map<std::pair<int, uint64_t>, uint32_t *> streamCounters;
-  uint32_t *statsBlock = nullptr;  // SMC_STATS only
-  uint32_t *capturePool = nullptr; // counter pool of captured launches
+  uint32_t *statsBlock = nullptr; // SMC_STATS only
 };
 
 struct KernelEntry;
@@ -813,21 +811,12 @@ uint32_t *streamCounters(DeviceState &dev, cudaStream_t stream,
   return block;
 }
 
-// The counter pool for launches into a capturing stream, made on first use.
+// A counter block for one launch into a capturing stream: never reused.
 uint32_t *captureCounters(DeviceState &dev) {
   Globals &g = globals();
   std::lock_guard<std::mutex> lock(g.mutex);
-  if (dev.capturePool)
-    return dev.capturePool;
   RelaxedCaptureMode relaxed;
-  std::string error;
-  dev.capturePool = deviceBuffer(
-      dev, nullptr,
-      SMC_POOL_WORDS(size_t(SMC_CAPTURE_POOL_BLOCKS), dev.numSMs) * 4, error);
-  if (!dev.capturePool)
-    tell("cannot allocate the counter pool of captured launches on device " +
-         std::to_string(dev.ordinal) + ": " + error);
-  return dev.capturePool;
+  return newCounterBlock(dev);
 }
 
 //===----------------------------------------------------------------------===//
@@ -1042,8 +1031,10 @@ cudaError_t launchPrepared(Prepared &p, const void *func, dim3 grid, dim3 block,
                            sharedMem, stream, ptsz);
       return launchOriginal(func, grid, block, args, sharedMem, stream, ptsz);
     }
-    desc.counters = counters;
-    desc.counter_pool = capturing ? SMC_CAPTURE_POOL_BLOCKS : 0;
+    uint32_t slots = p.device->numSMs;
+    desc.worker_count = counters;
+    desc.queue_next = counters + size_t(slots) * SMC_COUNTER_STRIDE;
+    desc.launch_counters = counters + 2 * size_t(slots) * SMC_COUNTER_STRIDE;
   }
 
   if (withStats)

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 5u
+#define SMC_ABI_VERSION 4u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -66,10 +66,12 @@ enum SmcMode : uint32_t {
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
 //  slot_target      [num_slots] active workers wanted on each SM; 0 means
 //                   the SM is not in the launch's SM set
-//  counter_pool     0: `counters` is this launch's counter block; N > 0:
-//                   `counters` is a counter pool of N blocks (captured
-//                   launches), see SMC_POOL_HEADER_WORDS
-//  counters         a counter block (SMC_COUNTER_BLOCK_WORDS) or a pool
+//  worker_count     workers that arrived on each SM (zeroed), the one of
+//                   SM s at worker_count[s * SMC_COUNTER_STRIDE]
+//  queue_next       next unclaimed position of each queue, queue q's at
+//                   queue_next[q * SMC_COUNTER_STRIDE]
+//  launch_counters  see SmcLaunchCounter; counter c at
+//                   launch_counters[c * SMC_COUNTER_STRIDE]
 //  stats            null, or [SMC_STATS_WORDS(num_slots)] see SmcStatsWord
 #define SMC_DESC_FIELDS(U32, PTR)                                              \
   U32(grid_x)                                                                  \
@@ -82,12 +84,12 @@ enum SmcMode : uint32_t {
   U32(queue_stride)                                                            \
   U32(busy_queues)                                                             \
   U32(ordered)                                                                 \
-  U32(counter_pool)                                                            \
-  U32(reserved)                                                                \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
-  PTR(counters)                                                                \
+  PTR(worker_count)                                                            \
+  PTR(queue_next)                                                              \
+  PTR(launch_counters)                                                         \
   PTR(stats)
 
 #define SMC_DESC_DECLARE_U32(name) uint32_t name;
@@ -102,10 +104,7 @@ struct SmcDescriptor {
 // of different SMs never contend for one cache line.
 #define SMC_COUNTER_STRIDE 32u
 
-// Words of a counter block, one counter per SMC_COUNTER_STRIDE words:
-//   worker_count[s]   workers that arrived on SM s       at s * STRIDE
-//   queue_next[q]     next unclaimed position of queue q at (S + q) * STRIDE
-//   launch counter c  see SmcLaunchCounter               at (2S + c) * STRIDE
+// Words of a counter block: worker_count, queue_next and launch_counters.
 #define SMC_COUNTER_BLOCK_WORDS(S)                                             \
   ((2u * (S) + SMC_LAUNCH_COUNTERS) * SMC_COUNTER_STRIDE)
 
@@ -124,27 +123,9 @@ enum SmcLaunchCounter : uint32_t {
   SMC_LAUNCH_COUNTERS = 4,
 };
 
-// A counter pool serves launches made during stream capture: the launches
-// of one graph exec are stream-ordered, but two execs of one graph (or of
-// graphs captured from the same code) may run at once with one descriptor.
-// Each launch takes a block of its own, found by its %gridid: the pool
-// starts with N 64-bit owner tags (gridid + 1, or 0 when free), then a
-// lock word on a line of its own, then the N blocks.  A worker looks for
-// its launch's tag; the first one to miss it takes the lock, looks again
-// and claims a free block; the worker that resets the block frees it.
-// N = SMC_CAPTURE_POOL_BLOCKS is the most kernels a device runs at once, so
-// a free block always exists for a launch that is running.
-#define SMC_CAPTURE_POOL_BLOCKS 128u
-#define SMC_POOL_HEADER_WORDS(N)                                               \
-  (((2u * (N) + SMC_COUNTER_STRIDE - 1) / SMC_COUNTER_STRIDE + 1) *            \
-   SMC_COUNTER_STRIDE)
-#define SMC_POOL_LOCK_WORD(N) (SMC_POOL_HEADER_WORDS(N) - SMC_COUNTER_STRIDE)
-#define SMC_POOL_WORDS(N, S)                                                   \
-  (SMC_POOL_HEADER_WORDS(N) + (N) * SMC_COUNTER_BLOCK_WORDS(S))
-
 // Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
 // allocates this many uint32_t for it in every __smc variant.
-#define SMC_WORKER_STATE_WORDS 8u
+#define SMC_WORKER_STATE_WORDS 7u
 
 // Layout of the optional statistics block (all uint32_t, zeroed by the
 // runtime before the launch):

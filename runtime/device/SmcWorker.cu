@@ -49,8 +49,6 @@ struct SmcWorkerState {
   unsigned ownDone;  // leader: own queue found exhausted
   unsigned ownFirst; // leader: first chunk of its own queue
   unsigned ownSize;  // leader: length of its own queue (0 if none)
-  unsigned block;    // warp 0: offset of the launch's counter block in
-                     // desc->counters (0 unless the launch uses a pool)
 };
 
 static_assert(sizeof(SmcWorkerState) == 4 * SMC_WORKER_STATE_WORDS,
@@ -73,23 +71,18 @@ __device__ __forceinline__ unsigned readSmid() {
   return __nvvm_read_ptx_sreg_smid();
 }
 
-// The counters of the worker's launch, one per 128-byte line
-// (SMC_COUNTER_BLOCK_WORDS gives the layout).
-__device__ __forceinline__ unsigned *
-counterLine(const SmcDescriptor *d, const SmcWorkerState *w, unsigned line) {
-  return d->counters + w->block + line * SMC_COUNTER_STRIDE;
+// The counters, one per 128-byte line (SMC_COUNTER_STRIDE).
+__device__ __forceinline__ unsigned *queueNext(const SmcDescriptor *d,
+                                               unsigned q) {
+  return d->queue_next + q * SMC_COUNTER_STRIDE;
 }
-__device__ __forceinline__ unsigned *
-workerCount(const SmcDescriptor *d, const SmcWorkerState *w, unsigned s) {
-  return counterLine(d, w, s);
+__device__ __forceinline__ unsigned *workerCount(const SmcDescriptor *d,
+                                                 unsigned s) {
+  return d->worker_count + s * SMC_COUNTER_STRIDE;
 }
-__device__ __forceinline__ unsigned *
-queueNext(const SmcDescriptor *d, const SmcWorkerState *w, unsigned q) {
-  return counterLine(d, w, d->num_slots + q);
-}
-__device__ __forceinline__ unsigned *
-launchCounter(const SmcDescriptor *d, const SmcWorkerState *w, unsigned c) {
-  return counterLine(d, w, 2 * d->num_slots + c);
+__device__ __forceinline__ unsigned *launchCounter(const SmcDescriptor *d,
+                                                   unsigned c) {
+  return d->launch_counters + c * SMC_COUNTER_STRIDE;
 }
 
 __device__ __forceinline__ unsigned loadRelaxed(const unsigned *p) {
@@ -109,35 +102,33 @@ chunkAt(const SmcDescriptor *d, unsigned begin, unsigned first, unsigned pos) {
                          : d->queue_chunks[begin + pos];
 }
 
-__device__ void resetCounters(const SmcDescriptor *d, const SmcWorkerState *w);
+__device__ void resetCounters(const SmcDescriptor *d);
 
 // One-chunk mode: whoever hands out the last position of a queue counts
 // it; the one completing the last busy queue knows that every worker has
 // made its one claim, and resets the counters.
-__device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d,
-                                               const SmcWorkerState *w) {
+__device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d) {
   if (d->mode != SMC_MODE_ONE_CHUNK)
     return;
   __threadfence();
-  if (atomicAdd(launchCounter(d, w, SMC_COUNTER_QUEUES_DONE), 1u) ==
+  if (atomicAdd(launchCounter(d, SMC_COUNTER_QUEUES_DONE), 1u) ==
       d->busy_queues - 1)
-    resetCounters(d, w);
+    resetCounters(d);
 }
 
 // Claims the next chunk of queue q, or NONE if it is exhausted.
-__device__ unsigned claimFrom(const SmcDescriptor *d, const SmcWorkerState *w,
-                              unsigned q) {
+__device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   unsigned begin = d->queue_start[q];
   unsigned length = d->queue_start[q + 1] - begin;
-  if (loadRelaxed(queueNext(d, w, q)) >= length)
+  if (loadRelaxed(queueNext(d, q)) >= length)
     return SMC_DEV_NONE;
-  unsigned pos = atomicAdd(queueNext(d, w, q), 1u);
+  unsigned pos = atomicAdd(queueNext(d, q), 1u);
   if (pos >= length)
     return SMC_DEV_NONE;
   unsigned first = d->queue_stride ? d->queue_chunks[begin] : 0;
   unsigned chunk = chunkAt(d, begin, first, pos);
   if (pos == length - 1)
-    queueHandedOut(d, w);
+    queueHandedOut(d);
   return chunk;
 }
 
@@ -185,14 +176,14 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
     bool candidate = base + lane < slots && !(inRange && q == w->smid);
     if (candidate) {
       unsigned length = d->queue_start[q + 1] - d->queue_start[q];
-      candidate = loadRelaxed(queueNext(d, w, q)) < length;
+      candidate = loadRelaxed(queueNext(d, q)) < length;
     }
     unsigned candidates = __ballot_sync(mask, candidate);
     while (candidates) {
       unsigned from = __shfl_sync(mask, q, __builtin_ctz(candidates));
       unsigned chunk = SMC_DEV_NONE;
       if (lane == 0)
-        chunk = ranOn(d, w->smid, claimFrom(d, w, from), true);
+        chunk = ranOn(d, w->smid, claimFrom(d, from), true);
       chunk = __shfl_sync(mask, chunk, 0);
       if (chunk != SMC_DEV_NONE)
         return chunk;
@@ -212,7 +203,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
   }
   unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
   if (pos == w->ownSize - 1)
-    queueHandedOut(d, w);
+    queueHandedOut(d);
   return ranOn(d, w->smid, chunk, false);
 }
 
@@ -222,7 +213,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
   if (w->ownDone)
     return SMC_DEV_NONE;
-  return ownChunkAt(d, w, atomicAdd(queueNext(d, w, w->ownQueue), 1u));
+  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
 }
 
 // Leader only: which queue the worker claims from: its SM's, or in ordered
@@ -248,101 +239,24 @@ __device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
     w->ownFirst = d->queue_chunks[begin];
 }
 
-// The owner tags of a counter pool (SMC_POOL_HEADER_WORDS).
-__device__ __forceinline__ unsigned long long *poolTag(const SmcDescriptor *d,
-                                                       unsigned b) {
-  return reinterpret_cast<unsigned long long *>(d->counters) + b;
-}
-
-// Zeroes the counter block for the next launch ordered after this one, and
-// gives a pool block back.
-__device__ void resetCounters(const SmcDescriptor *d, const SmcWorkerState *w) {
-  unsigned lines = 2 * d->num_slots + SMC_LAUNCH_COUNTERS;
-  for (unsigned line = 0; line < lines; ++line)
-    *counterLine(d, w, line) = 0;
-  __threadfence();
-  if (d->counter_pool) {
-    unsigned b = (w->block - SMC_POOL_HEADER_WORDS(d->counter_pool)) /
-                 SMC_COUNTER_BLOCK_WORDS(d->num_slots);
-    atomicExch(poolTag(d, b), 0ull);
+// Zeroes the counter block for the next launch ordered after this one.
+__device__ void resetCounters(const SmcDescriptor *d) {
+  for (unsigned s = 0; s < d->num_slots; ++s) {
+    *workerCount(d, s) = 0;
+    *queueNext(d, s) = 0;
   }
+  for (unsigned c = 0; c < SMC_LAUNCH_COUNTERS; ++c)
+    d->launch_counters[c * SMC_COUNTER_STRIDE] = 0;
+  __threadfence();
 }
 
 // Loop mode: the worker will touch no counter again.  The last one of the
 // launch resets them.
-__device__ void workerDone(const SmcDescriptor *d, const SmcWorkerState *w) {
+__device__ void workerDone(const SmcDescriptor *d) {
   __threadfence();
   unsigned workers = gridDim.x;
-  if (atomicAdd(launchCounter(d, w, SMC_COUNTER_EXITED), 1u) == workers - 1)
-    resetCounters(d, w);
-}
-
-// Every lane of warp 0: the pool block whose tag is `tag`, or NONE.  The
-// lanes read 32 tags at a time.
-__device__ unsigned findPoolBlock(const SmcDescriptor *d,
-                                  unsigned long long tag) {
-  unsigned mask = warp0Mask(), lane = linearThread();
-  for (unsigned base = 0; base < d->counter_pool; base += 32) {
-    unsigned b = base + lane;
-    bool mine = b < d->counter_pool &&
-                __atomic_load_n(poolTag(d, b), __ATOMIC_RELAXED) == tag;
-    unsigned hits = __ballot_sync(mask, mine);
-    if (hits)
-      return base + __builtin_ctz(hits);
-  }
-  return SMC_DEV_NONE;
-}
-
-// Every lane of warp 0: the launch's counter block.  Without a pool, the
-// descriptor's block.  With one (captured launches), the block tagged with
-// this launch's %gridid: found without the lock if another worker of the
-// launch already claimed it; else, under the pool's lock (so that two
-// workers of one launch never claim two blocks), looked for again and
-// otherwise claimed.  A free block exists while the launch runs
-// (SMC_CAPTURE_POOL_BLOCKS); the lock holder never waits for anything else.
-__device__ void findCounterBlock(const SmcDescriptor *d, SmcWorkerState *w) {
-  w->block = 0;
-  unsigned pool = d->counter_pool;
-  if (!pool)
-    return;
-  unsigned long long grid;
-  asm volatile("mov.u64 %0, %%gridid;" : "=l"(grid));
-  const unsigned long long tag = grid + 1;
-  unsigned mask = warp0Mask(), lane = linearThread();
-  unsigned b = findPoolBlock(d, tag);
-  for (unsigned backoff = 256; b == SMC_DEV_NONE; backoff *= 2) {
-    unsigned *lock = d->counters + SMC_POOL_LOCK_WORD(pool);
-    unsigned locked = 0;
-    if (lane == 0)
-      locked = atomicCAS(lock, 0u, 1u) == 0;
-    if (__shfl_sync(mask, locked, 0)) {
-      __threadfence();
-      b = findPoolBlock(d, tag);
-      if (b == SMC_DEV_NONE) {
-        for (unsigned base = 0; base < pool && b == SMC_DEV_NONE; base += 32) {
-          unsigned i = base + lane;
-          bool free =
-              i < pool && __atomic_load_n(poolTag(d, i), __ATOMIC_RELAXED) == 0;
-          unsigned frees = __ballot_sync(mask, free);
-          if (frees)
-            b = base + __builtin_ctz(frees);
-        }
-        if (b != SMC_DEV_NONE && lane == 0)
-          atomicExch(poolTag(d, b), tag);
-      }
-      if (lane == 0) {
-        __threadfence();
-        atomicExch(lock, 0u);
-      }
-      __syncwarp(mask);
-    }
-    if (b == SMC_DEV_NONE) {
-      __nanosleep(backoff < 32768 ? backoff : 32768);
-      b = findPoolBlock(d, tag);
-    }
-  }
-  w->block =
-      SMC_POOL_HEADER_WORDS(pool) + b * SMC_COUNTER_BLOCK_WORDS(d->num_slots);
+  if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) == workers - 1)
+    resetCounters(d);
 }
 
 // Filling-retreating: is this worker one of the first `target` on its SM?
@@ -351,24 +265,24 @@ __device__ void findCounterBlock(const SmcDescriptor *d, SmcWorkerState *w) {
 // would have spread them (owners steal once their own queue is done).  The
 // last worker to arrive works if no other does, so chunks cannot be left
 // behind when every worker lands outside the SM set or on empty queues.
-__device__ bool decideActive(const SmcDescriptor *d, const SmcWorkerState *w,
-                             unsigned smid, bool ownWork) {
+__device__ bool decideActive(const SmcDescriptor *d, unsigned smid,
+                             bool ownWork) {
   bool active = false;
   if (smid < d->num_slots) {
-    unsigned rank = atomicAdd(workerCount(d, w, smid), 1u);
+    unsigned rank = atomicAdd(workerCount(d, smid), 1u);
     active = ownWork && rank < d->slot_target[smid];
   } else {
     countStat(d, 2 * d->num_slots + 2);
   }
   if (active) {
-    atomicAdd(launchCounter(d, w, SMC_COUNTER_ACTIVE), 1u);
+    atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
     __threadfence();
   }
-  unsigned arrived = atomicAdd(launchCounter(d, w, SMC_COUNTER_ARRIVED), 1u);
+  unsigned arrived = atomicAdd(launchCounter(d, SMC_COUNTER_ARRIVED), 1u);
   if (!active && arrived == gridDim.x - 1) {
     __threadfence();
-    if (loadRelaxed(launchCounter(d, w, SMC_COUNTER_ACTIVE)) == 0) {
-      atomicAdd(launchCounter(d, w, SMC_COUNTER_ACTIVE), 1u);
+    if (loadRelaxed(launchCounter(d, SMC_COUNTER_ACTIVE)) == 0) {
+      atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
       active = true;
     }
   }
@@ -400,17 +314,16 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
   if (inWarp0()) {
     unsigned mask = warp0Mask();
     bool active = false;
-    findCounterBlock(d, w);
     if (isLeader()) {
       w->smid = readSmid();
       w->ownQueue = ownQueueOf(d, w->smid);
       // One-chunk mode: the own-queue atomic goes out together with the
       // loads that locate the queue (one memory latency, not three).
       if (d->mode == SMC_MODE_ONE_CHUNK && w->ownQueue != SMC_DEV_NONE)
-        w->pending = atomicAdd(queueNext(d, w, w->ownQueue), 1u);
+        w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
       findOwnQueue(d, w);
       active = d->mode == SMC_MODE_ONE_CHUNK ||
-               decideActive(d, w, w->smid, w->ownSize > 0);
+               decideActive(d, w->smid, w->ownSize > 0);
       if (!active)
         countStat(d, 2 * d->num_slots + 1);
       else if (d->stats && w->smid < d->num_slots)
@@ -428,7 +341,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (active && chunk == SMC_DEV_NONE)
       chunk = steal(d, w);
     if (isLeader() && chunk == SMC_DEV_NONE && d->mode == SMC_MODE_LOOP)
-      workerDone(d, w);
+      workerDone(d);
   }
   return broadcast(w, chunk);
 }
@@ -439,7 +352,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *w) {
   if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() && !w->ownDone)
-    w->pending = atomicAdd(queueNext(d, w, w->ownQueue), 1u);
+    w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
 }
 
 extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
@@ -461,7 +374,7 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     if (chunk == SMC_DEV_NONE)
       chunk = steal(d, w);
     if (isLeader() && chunk == SMC_DEV_NONE)
-      workerDone(d, w);
+      workerDone(d);
   }
   return broadcast(w, chunk);
 }

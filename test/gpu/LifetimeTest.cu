@@ -1,9 +1,5 @@
 //===- LifetimeTest.cu - The runtime across device resets and exits -------===//
 //
-// Execs of one captured graph that run at the same time must not share
-// launch counters: one capture instantiated four times and replayed 250
-// times on each of four streams at once must run every chunk exactly 1000
-// times, in loop and in one-chunk mode.
 // cudaDeviceReset destroys every allocation, module and stream of the
 // device, the runtime's tables and counter blocks too: launches after a
 // reset must still run each chunk exactly once under every policy (the
@@ -31,21 +27,6 @@ __global__ void countRuns(uint32_t *Runs, uint32_t *Out, unsigned N) {
   unsigned I = B * blockDim.x + threadIdx.x;
   if (I < N)
     Out[I] = B;
-}
-
-// One-chunk mode: threads past the first 64 leave before the barrier.
-__global__ void countRunsEarlyExit(uint32_t *Runs, uint32_t *Out, unsigned N) {
-  __shared__ uint32_t Seen[64];
-  if (threadIdx.x >= 64)
-    return;
-  unsigned B = blockIdx.x + gridDim.x * blockIdx.y;
-  Seen[threadIdx.x] = B;
-  __syncthreads();
-  if (threadIdx.x == 0)
-    atomicAdd(&Runs[B], 1u);
-  unsigned I = B * 64 + threadIdx.x;
-  if (I < N)
-    Out[I] = Seen[63 - threadIdx.x];
 }
 
 // Spins for about \p Ns nanoseconds.
@@ -97,60 +78,6 @@ TEST_F(Lifetime, LaunchesWorkAfterDeviceReset) {
     for (const NamedPolicy &P : Policies)
       ASSERT_NO_FATAL_FAILURE(runAndCheck(P));
   }
-}
-
-TEST_F(Lifetime, ConcurrentExecsOfOneGraphRunEachChunkOnce) {
-  const dim3 Grid(37, 29);
-  const unsigned Chunks = Grid.x * Grid.y, N = Chunks * 128;
-  constexpr int Execs = 4, Replays = 250;
-  DeviceArray<uint32_t> Runs, RunsEarly, Out, OutEarly;
-  SMC_CUDA_ASSERT(Runs.allocate(Chunks));
-  SMC_CUDA_ASSERT(RunsEarly.allocate(Chunks));
-  SMC_CUDA_ASSERT(Out.allocate(N));
-  SMC_CUDA_ASSERT(OutEarly.allocate(Chunks * 64));
-  SMC_CUDA_ASSERT(cudaMemset(Runs.get(), 0, Runs.bytes()));
-  SMC_CUDA_ASSERT(cudaMemset(RunsEarly.get(), 0, RunsEarly.bytes()));
-  cudaStream_t Streams[Execs];
-  for (cudaStream_t &S : Streams)
-    SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
-
-  smc::setPolicy(countRuns, smc::Policy::smCentric());
-  smc::setPolicy(countRunsEarlyExit, smc::Policy::smCentric());
-  cudaGraph_t Graph = nullptr;
-  SMC_CUDA_ASSERT(
-      cudaStreamBeginCapture(Streams[0], cudaStreamCaptureModeGlobal));
-  countRuns<<<Grid, 128, 0, Streams[0]>>>(Runs.get(), Out.get(), N);
-  countRunsEarlyExit<<<Grid, 128, 0, Streams[0]>>>(RunsEarly.get(),
-                                                   OutEarly.get(), Chunks * 64);
-  SMC_CUDA_ASSERT(cudaStreamEndCapture(Streams[0], &Graph));
-  cudaGraphExec_t Exec[Execs];
-  for (cudaGraphExec_t &E : Exec)
-    SMC_CUDA_ASSERT(cudaGraphInstantiate(&E, Graph, 0));
-  SMC_CUDA_ASSERT(cudaGraphDestroy(Graph));
-
-  for (int R = 0; R < Replays; ++R)
-    for (int E = 0; E < Execs; ++E)
-      SMC_CUDA_ASSERT(cudaGraphLaunch(Exec[E], Streams[E]));
-  SMC_CUDA_SYNC_ASSERT();
-
-  std::vector<uint32_t> Counts, CountsEarly;
-  SMC_CUDA_ASSERT(Runs.download(Counts));
-  SMC_CUDA_ASSERT(RunsEarly.download(CountsEarly));
-  const uint32_t Expected = Execs * Replays;
-  unsigned Wrong = 0, WrongEarly = 0;
-  for (unsigned C = 0; C < Chunks; ++C) {
-    Wrong += Counts[C] != Expected;
-    WrongEarly += CountsEarly[C] != Expected;
-  }
-  EXPECT_EQ(Wrong, 0u) << "loop mode: chunks not run exactly " << Expected
-                       << " times (chunk 0 ran " << Counts[0] << ")";
-  EXPECT_EQ(WrongEarly, 0u)
-      << "one-chunk mode: chunks not run exactly " << Expected
-      << " times (chunk 0 ran " << CountsEarly[0] << ")";
-  for (cudaGraphExec_t E : Exec)
-    SMC_CUDA_ASSERT(cudaGraphExecDestroy(E));
-  for (cudaStream_t S : Streams)
-    SMC_CUDA_ASSERT(cudaStreamDestroy(S));
 }
 
 // Returns the exit status of this binary run with --smc-exit-in-flight

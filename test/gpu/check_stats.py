@@ -48,7 +48,6 @@ REQUIRED = {
     "chainedScan": {"smc", "slice", "original"},
     "chainedScanEarlyExit": {"smc", "slice", "original"},
     "countRuns": {"smc", "slice"},
-    "countRunsEarlyExit": {"smc"},
 }
 # Kernels whose CTAs wait on each other: their SM-centric launches must run
 # in ordered mode (chunks in blockIdx order); no other kernel may.
