@@ -41,18 +41,19 @@ PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
       {"cudaLaunchKernel_ptsz", SMC_ENTRY_LAUNCH_PTSZ},
       {"cudaDeviceReset", SMC_ENTRY_DEVICE_RESET}};
   bool Changed = false;
-  for (auto [From, To] : Entries) {
+  for (const auto &Entry : Entries) {
+    const char *From = Entry.first, *To = Entry.second;
     Function *Original = M.getFunction(From);
     if (!Original)
       continue;
-    FunctionCallee Entry =
+    FunctionCallee Target =
         M.getOrInsertFunction(To, Original->getFunctionType());
     bool IsLaunch = StringRef(From).starts_with("cudaLaunchKernel");
     for (User *U : make_early_inc_range(Original->users())) {
       auto *Call = dyn_cast<CallBase>(U);
       if (!Call || Call->getCalledOperand() != Original)
         continue;
-      Call->setCalledFunction(Entry);
+      Call->setCalledFunction(Target);
       Changed = true;
       OptimizationRemarkEmitter ORE(Call->getFunction());
       ORE.emit([&] {
