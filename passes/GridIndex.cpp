@@ -43,31 +43,27 @@ std::optional<GridReg> gridRegOf(const CallBase &Call) {
   }
 }
 
-bool GridReaderCache::readsGrid(const Function &F) {
-  auto [It, Inserted] = Memo.try_emplace(&F, false);
-  if (!Inserted)
-    return It->second; // known, or on the current path (recursion: false)
-  bool Reads = false;
-  for (const Instruction &I : instructions(F)) {
-    const auto *Call = dyn_cast<CallBase>(&I);
-    if (!Call)
-      continue;
-    if (gridRegOf(*Call)) {
-      Reads = true;
-      break;
-    }
-    const Function *Callee = Call->getCalledFunction();
-    if (Callee && !Callee->isDeclaration() && readsGrid(*Callee)) {
-      Reads = true;
-      break;
-    }
+GridReaders::GridReaders(const Module &M) {
+  SmallVector<const Function *, 32> Work;
+  auto Add = [&](const Function *F) {
+    if (Readers.insert(F).second)
+      Work.push_back(F);
+  };
+  for (const Function &F : M)
+    for (const Instruction &I : instructions(F))
+      if (auto *Call = dyn_cast<CallBase>(&I); Call && gridRegOf(*Call))
+        Add(&F);
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const User *U : F->users())
+      if (auto *Call = dyn_cast<CallBase>(U);
+          Call && Call->getCalledFunction() == F)
+        Add(Call->getFunction());
   }
-  Memo[&F] = Reads;
-  return Reads;
 }
 
 bool inlineGridReaders(Function &F, std::string &FailedCallee) {
-  GridReaderCache Cache;
+  GridReaders Readers(*F.getParent());
   bool Changed = true;
   while (Changed) {
     Changed = false;
@@ -75,7 +71,7 @@ bool inlineGridReaders(Function &F, std::string &FailedCallee) {
     for (Instruction &I : instructions(F))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (Function *Callee = Call->getCalledFunction())
-          if (!Callee->isDeclaration() && Cache.readsGrid(*Callee))
+          if (!Callee->isDeclaration() && Readers.contains(Callee))
             Calls.push_back(Call);
     for (CallBase *Call : Calls) {
       InlineFunctionInfo IFI;

@@ -11,6 +11,7 @@
 #include "smc/abi.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include <array>
 #include <optional>
@@ -21,6 +22,7 @@ class BasicBlock;
 class CallBase;
 class CallInst;
 class Function;
+class Module;
 class IRBuilderBase;
 class Argument;
 class StringRef;
@@ -38,13 +40,18 @@ struct GridReg {
 /// The grid register \p Call reads, if it is such a read.
 std::optional<GridReg> gridRegOf(const llvm::CallBase &Call);
 
-/// Does \p F, or any function it calls, read %ctaid or %nctaid?
-class GridReaderCache {
+/// The functions of a module that read %ctaid or %nctaid, themselves or
+/// through direct calls (callers of readers are readers), exact also for
+/// recursive call graphs.  Their reads must be inlined into a variant;
+/// calls of other functions stay calls.  (Indirect calls are judged by their
+/// targets, in Legality.)
+class GridReaders {
 public:
-  bool readsGrid(const llvm::Function &F);
+  explicit GridReaders(const llvm::Module &M);
+  bool contains(const llvm::Function *F) const { return Readers.count(F); }
 
 private:
-  llvm::DenseMap<const llvm::Function *, bool> Memo;
+  llvm::SmallPtrSet<const llvm::Function *, 32> Readers;
 };
 
 /// Inlines into \p F every call of a function that (transitively) reads the

@@ -108,54 +108,9 @@ bool isGridSync(StringRef Name) {
          Name.starts_with("cudaCGGetIntrinsicHandle");
 }
 
-// The functions of a module that may read %ctaid/%nctaid, directly or
-// through any call (callers of readers are readers; if an address-taken
-// function reads, every function with an indirect call may).  Exact for
-// recursive call graphs.  Only their reads must be inlined into a variant:
-// recursion and indirect calls that cannot reach one are harmless.
-class GridReaderSet {
-public:
-  explicit GridReaderSet(Module &M) {
-    SmallVector<const Function *, 32> Work;
-    auto Add = [&](const Function *F) {
-      if (Readers.insert(F).second)
-        Work.push_back(F);
-    };
-    for (Function &F : M)
-      for (Instruction &I : instructions(F))
-        if (auto *Call = dyn_cast<CallBase>(&I); Call && gridRegOf(*Call))
-          Add(&F);
-    SmallVector<const Function *, 8> IndirectCallers;
-    for (Function &F : M)
-      for (Instruction &I : instructions(F))
-        if (auto *Call = dyn_cast<CallBase>(&I);
-            Call && Call->isIndirectCall() && !Call->isInlineAsm()) {
-          IndirectCallers.push_back(&F);
-          break;
-        }
-    bool IndirectDone = false;
-    while (!Work.empty()) {
-      const Function *F = Work.pop_back_val();
-      if (F->hasAddressTaken() && !IndirectDone) {
-        IndirectDone = true;
-        for (const Function *Caller : IndirectCallers)
-          Add(Caller);
-      }
-      for (const User *U : F->users())
-        if (auto *Call = dyn_cast<CallBase>(U);
-            Call && Call->getCalledFunction() == F)
-          Add(Call->getFunction());
-    }
-  }
-  bool contains(const Function *F) const { return Readers.count(F); }
-
-private:
-  SmallPtrSet<const Function *, 32> Readers;
-};
-
 class KernelChecker {
 public:
-  KernelChecker(Function &K, const GridReaderSet &Readers)
+  KernelChecker(Function &K, const GridReaders &Readers)
       : Kernel(K), Readers(Readers) {}
 
   KernelLegality check() {
@@ -172,7 +127,7 @@ public:
 
 private:
   Function &Kernel;
-  const GridReaderSet &Readers;
+  const GridReaders &Readers;
   KernelLegality Result;
   SmallPtrSet<const Function *, 16> Done, OnPath;
   DenseMap<const Function *, bool> HasBarrier;
@@ -873,7 +828,7 @@ private:
 LegalityAnalysis::Result LegalityAnalysis::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   Result R;
-  GridReaderSet Readers(M);
+  GridReaders Readers(M);
   for (Function *K : MAM.getResult<KernelSelection>(M))
     R[K] = KernelChecker(*K, Readers).check();
   return R;
