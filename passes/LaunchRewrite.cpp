@@ -1,8 +1,9 @@
 //===- LaunchRewrite.cpp - Host launches go through the SMC runtime -------===//
 //
 // cudaLaunchKernel(_ptsz) become calls of the SMC runtime's launch entries,
-// and cudaDeviceReset of its reset entry (which rebuilds the runtime's device
-// state).  Works on calls and invokes wherever they are: in __device_stub__
+// and cudaDeviceReset, cudaGraphInstantiate* and cudaGraphExecUpdate calls
+// of its entries for those (SMC_HOST_ENTRIES in smc/abi.h says which and
+// why).  Works on calls and invokes wherever they are: in __device_stub__
 // functions and, after the stub was inlined at -O1 and above, in user
 // functions.  Each rewritten call is reported as a remark.
 //
@@ -36,10 +37,10 @@ static std::string launchedKernel(const CallBase &Call) {
 
 PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
   // CUDA runtime calls the SMC runtime takes over, with the same signature.
+#define SMC_ENTRY_PAIR(Cuda, Entry) {#Cuda, #Entry},
   static const std::pair<const char *, const char *> Entries[] = {
-      {"cudaLaunchKernel", SMC_ENTRY_LAUNCH},
-      {"cudaLaunchKernel_ptsz", SMC_ENTRY_LAUNCH_PTSZ},
-      {"cudaDeviceReset", SMC_ENTRY_DEVICE_RESET}};
+      SMC_HOST_ENTRIES(SMC_ENTRY_PAIR)};
+#undef SMC_ENTRY_PAIR
   bool Changed = false;
   for (const auto &Entry : Entries) {
     const char *From = Entry.first, *To = Entry.second;

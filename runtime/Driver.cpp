@@ -11,24 +11,21 @@ namespace smc {
 namespace driver {
 namespace {
 
-// The ABI version every lookup asks for: the newest ABI of each function
-// the typedefs in Driver.h describe (cuFuncGetName appeared in 12.3).
-constexpr unsigned kDriverAbiVersion = 12030;
-
 struct Resolved {
   Api functions{};
   bool ok = false;
   std::string error;
 };
 
+// Looks up `symbol` at the ABI `version` of the PFN_ typedef `fn` has.
 template <typename Fn>
-bool lookUp(const char *symbol, Fn &fn, std::string &error) {
+bool lookUp(const char *symbol, unsigned version, Fn &fn, std::string &error) {
   void *address = nullptr;
   cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
   // Legacy stream semantics for functions that take a stream: the caller
   // passes CU_STREAM_PER_THREAD explicitly when it means that stream.
   cudaError_t err = cudaGetDriverEntryPointByVersion(
-      symbol, &address, kDriverAbiVersion, cudaEnableLegacyStream, &status);
+      symbol, &address, version, cudaEnableLegacyStream, &status);
   if (err != cudaSuccess || status != cudaDriverEntryPointSuccess || !address) {
     if (err != cudaSuccess)
       cudaGetLastError(); // do not leave our failure as the last error
@@ -46,16 +43,20 @@ bool lookUp(const char *symbol, Fn &fn, std::string &error) {
 Resolved resolve() {
   Resolved r;
   Api &a = r.functions;
-  r.ok = lookUp("cuFuncGetModule", a.funcGetModule, r.error) &&
-         lookUp("cuFuncGetName", a.funcGetName, r.error) &&
-         lookUp("cuModuleGetFunction", a.moduleGetFunction, r.error) &&
-         lookUp("cuModuleGetGlobal", a.moduleGetGlobal, r.error) &&
-         lookUp("cuLaunchKernel", a.launchKernel, r.error) &&
-         lookUp("cuOccupancyMaxActiveBlocksPerMultiprocessor", a.occupancy,
+  r.ok = lookUp("cuFuncGetModule", 11000, a.funcGetModule, r.error) &&
+         lookUp("cuFuncGetName", 12030, a.funcGetName, r.error) &&
+         lookUp("cuModuleGetFunction", 2000, a.moduleGetFunction, r.error) &&
+         lookUp("cuModuleGetGlobal", 3020, a.moduleGetGlobal, r.error) &&
+         lookUp("cuLaunchKernel", 4000, a.launchKernel, r.error) &&
+         lookUp("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
+                a.occupancy, r.error) &&
+         lookUp("cuFuncSetAttribute", 9000, a.funcSetAttribute, r.error) &&
+         lookUp("cuFuncGetParamInfo", 12040, a.funcGetParamInfo, r.error) &&
+         lookUp("cuGraphKernelNodeGetParams", 12000, a.graphKernelNodeGetParams,
                 r.error) &&
-         lookUp("cuFuncGetAttribute", a.funcGetAttribute, r.error) &&
-         lookUp("cuFuncSetAttribute", a.funcSetAttribute, r.error) &&
-         lookUp("cuGetErrorName", a.getErrorName, r.error);
+         lookUp("cuGraphKernelNodeSetParams", 12000, a.graphKernelNodeSetParams,
+                r.error) &&
+         lookUp("cuGetErrorName", 6000, a.getErrorName, r.error);
   return r;
 }
 

@@ -25,8 +25,10 @@ struct Api {
   // CU_STREAM_PER_THREAD the calling thread's per-thread stream.
   PFN_cuLaunchKernel_v4000 launchKernel;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy;
-  PFN_cuFuncGetAttribute_v2020 funcGetAttribute;
   PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
+  PFN_cuFuncGetParamInfo_v12040 funcGetParamInfo;
+  PFN_cuGraphKernelNodeGetParams_v12000 graphKernelNodeGetParams;
+  PFN_cuGraphKernelNodeSetParams_v12000 graphKernelNodeSetParams;
   PFN_cuGetErrorName_v6000 getErrorName;
 };
 

@@ -4,8 +4,8 @@
 // here, once: variant and symbol suffixes, the launch entry names, the layout
 // of the descriptor each variant takes as its extra by-value parameter, the
 // per-kernel info record the plugin leaves in the device module, and the
-// reason codes for kernels it refuses.  test/unit/AbiLayoutTest and
-// test/passes/abi-layout.ll fail if the two sides drift apart.
+// reason codes for kernels it refuses.  test/passes/abi-layout.ll (through
+// test/AbiDump.cpp) fails if the two sides drift apart.
 //
 // This header is plain C++ with no CUDA or LLVM dependency.
 //===----------------------------------------------------------------------===//
@@ -21,13 +21,23 @@
 #define SMC_SUFFIX_SLICE "__slice"
 #define SMC_SUFFIX_INFO "__smc_info"
 
-// Runtime entry points the host launch rewrite calls instead of
-// cudaLaunchKernel / cudaLaunchKernel_ptsz (same signatures).
-#define SMC_ENTRY_LAUNCH "__smc_launch_kernel"
-#define SMC_ENTRY_LAUNCH_PTSZ "__smc_launch_kernel_ptsz"
-// ... and instead of cudaDeviceReset (same signature), so that the runtime
-// rebuilds what it keeps on the device.
-#define SMC_ENTRY_DEVICE_RESET "__smc_device_reset"
+// CUDA runtime functions the host launch rewrite redirects to SMC runtime
+// entry points of the same signature, as X(CUDA function, SMC entry):
+// launches, so that they run a variant; cudaDeviceReset, so that the
+// runtime rebuilds what it keeps on the device; graph instantiation and
+// update, so that each executable graph's SM-centric kernel nodes get
+// counter blocks of their own.  The runtime checks each entry's signature
+// against the CUDA function's at compile time.
+#define SMC_HOST_ENTRIES(X)                                                    \
+  X(cudaLaunchKernel, __smc_launch_kernel)                                     \
+  X(cudaLaunchKernel_ptsz, __smc_launch_kernel_ptsz)                           \
+  X(cudaDeviceReset, __smc_device_reset)                                       \
+  X(cudaGraphInstantiate, __smc_graph_instantiate)                             \
+  X(cudaGraphInstantiateWithFlags, __smc_graph_instantiate_with_flags)         \
+  X(cudaGraphInstantiateWithParams, __smc_graph_instantiate_with_params)       \
+  X(cudaGraphInstantiateWithParams_ptsz,                                       \
+    __smc_graph_instantiate_with_params_ptsz)                                  \
+  X(cudaGraphExecUpdate, __smc_graph_exec_update)
 
 // How an __smc variant distributes chunks over its workers.
 enum SmcMode : uint32_t {
@@ -128,13 +138,34 @@ enum SmcLaunchCounter : uint32_t {
 #define SMC_WORKER_STATE_WORDS 7u
 
 // Layout of the optional statistics block (all uint32_t, zeroed by the
-// runtime before the launch):
+// runtime before the launch), for S = num_slots:
 //   [0, S)      chunks run on each SM (by the %smid of the worker that ran it)
 //   [S, 2S)     active (non-retreating) workers on each SM
-//   [2S]        chunks taken from another SM's queue (stolen)
-//   [2S + 1]    workers that retreated
-//   [2S + 2]    workers whose %smid was not below num_slots
-#define SMC_STATS_WORDS(S) (2u * (S) + 3u)
+//   [2S + w]    the launch-wide counts of SmcStatsWord w
+#define SMC_STATS_CHUNKS_ON(S, s) (s)
+#define SMC_STATS_WORKERS_ON(S, s) ((S) + (s))
+#define SMC_STATS_WORD(S, w) (2u * (S) + (w))
+enum SmcStatsWord : uint32_t {
+  SMC_STATS_STOLEN = 0,            // chunks taken from another SM's queue
+  SMC_STATS_RETREATED = 1,         // workers that retreated
+  SMC_STATS_OUT_OF_RANGE_SMID = 2, // workers whose %smid was not < num_slots
+  SMC_STATS_LAUNCH_WORDS = 3,
+};
+#define SMC_STATS_WORDS(S) SMC_STATS_WORD(S, SMC_STATS_LAUNCH_WORDS)
+
+// What the worker's chunk functions return when no chunk is left.
+#define SMC_NO_CHUNK 0xffffffffu
+
+// The worker protocol's device entry points (runtime/device/SmcWorker.cu),
+// which every __smc variant calls, and the shared slot they broadcast chunk
+// ids through:
+//   first = SMC_DEVICE_FIRST_CHUNK(desc, &state)   once per worker (CTA)
+//   SMC_DEVICE_CHUNK_BEGIN(desc, &state)           at the start of a chunk
+//   next  = SMC_DEVICE_NEXT_CHUNK(desc, &state)    when a chunk ends
+#define SMC_DEVICE_FIRST_CHUNK "__smc_dev_first_chunk"
+#define SMC_DEVICE_CHUNK_BEGIN "__smc_dev_chunk_begin"
+#define SMC_DEVICE_NEXT_CHUNK "__smc_dev_next_chunk"
+#define SMC_DEVICE_SLOT "__smc_dev_slot"
 
 // The record <kernel>__smc_info the plugin leaves in the device module for
 // every kernel it considered, as five uint32_t.

@@ -1,0 +1,65 @@
+//===- HostEntries.h - The C entry points the host rewrite calls -*- C++
+//-*-===//
+//
+// The SMC runtime's extern "C" functions named in SMC_HOST_ENTRIES
+// (smc/abi.h), each with the signature of the CUDA runtime function the
+// plugin's host launch rewrite replaces with it; the static_asserts below
+// fail the build if a name or a signature drifts.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_HOSTENTRIES_H
+#define SMC_RUNTIME_HOSTENTRIES_H
+
+#include "smc/abi.h"
+
+#include <cuda_runtime_api.h>
+
+#include <type_traits>
+
+#define SMC_EXPORT __attribute__((visibility("default")))
+
+extern "C" {
+// Exported by cudart; cuda_runtime_api.h declares them only for translation
+// units built with per-thread default streams.
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
+                                            dim3 blockDim, void **args,
+                                            size_t sharedMem,
+                                            cudaStream_t stream);
+cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
+    cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
+    cudaGraphInstantiateParams *instantiateParams);
+
+// LaunchEntry.cpp
+SMC_EXPORT cudaError_t __smc_launch_kernel(const void *func, dim3 grid,
+                                           dim3 block, void **args,
+                                           size_t sharedMem,
+                                           cudaStream_t stream);
+SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *func, dim3 grid,
+                                                dim3 block, void **args,
+                                                size_t sharedMem,
+                                                cudaStream_t stream);
+SMC_EXPORT cudaError_t __smc_device_reset();
+
+// GraphExec.cpp
+SMC_EXPORT cudaError_t __smc_graph_instantiate(cudaGraphExec_t *exec,
+                                               cudaGraph_t graph,
+                                               unsigned long long flags);
+SMC_EXPORT cudaError_t __smc_graph_instantiate_with_flags(
+    cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags);
+SMC_EXPORT cudaError_t
+__smc_graph_instantiate_with_params(cudaGraphExec_t *exec, cudaGraph_t graph,
+                                    cudaGraphInstantiateParams *params);
+SMC_EXPORT cudaError_t __smc_graph_instantiate_with_params_ptsz(
+    cudaGraphExec_t *exec, cudaGraph_t graph,
+    cudaGraphInstantiateParams *params);
+SMC_EXPORT cudaError_t
+__smc_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph,
+                        cudaGraphExecUpdateResultInfo *resultInfo);
+}
+
+#define SMC_CHECK_HOST_ENTRY(Cuda, Entry)                                      \
+  static_assert(std::is_same_v<decltype(&Cuda), decltype(&Entry)>,             \
+                #Entry " must have the signature of " #Cuda);
+SMC_HOST_ENTRIES(SMC_CHECK_HOST_ENTRY)
+#undef SMC_CHECK_HOST_ENTRY
+
+#endif // SMC_RUNTIME_HOSTENTRIES_H
