@@ -3,7 +3,7 @@
 // Builds, from include/smc/abi.h, the LLVM types and names the variant
 // builders use: the descriptor struct, the info record, suffixed names.
 // The smc-print-abi pass prints the nvptx64 layout for the lit test that
-// compares it with the host's (invariant 4).
+// compares it with the host's ("one ABI" in docs/DESIGN.md).
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_ABI_H
 #define SMC_PASSES_ABI_H

@@ -89,11 +89,13 @@ nlohmann::ordered_json toJson(const LaunchRecord &r) {
   size_t s = r.numSlots;
   if (r.mode && r.counts.size() == SMC_STATS_WORDS(s)) {
     const uint32_t *w = r.counts.data();
-    j["chunks_per_sm"] = std::vector<uint32_t>(w, w + s);
-    j["workers_per_sm"] = std::vector<uint32_t>(w + s, w + 2 * s);
-    j["stolen"] = w[2 * s];
-    j["retreated"] = w[2 * s + 1];
-    j["out_of_range_smid"] = w[2 * s + 2];
+    j["chunks_per_sm"] = std::vector<uint32_t>(w + SMC_STATS_CHUNKS_ON(s, 0),
+                                               w + SMC_STATS_CHUNKS_ON(s, s));
+    j["workers_per_sm"] = std::vector<uint32_t>(w + SMC_STATS_WORKERS_ON(s, 0),
+                                                w + SMC_STATS_WORKERS_ON(s, s));
+    j["stolen"] = w[SMC_STATS_WORD(s, SMC_STATS_STOLEN)];
+    j["retreated"] = w[SMC_STATS_WORD(s, SMC_STATS_RETREATED)];
+    j["out_of_range_smid"] = w[SMC_STATS_WORD(s, SMC_STATS_OUT_OF_RANGE_SMID)];
   }
   if (!r.error.empty())
     j["error"] = r.error;

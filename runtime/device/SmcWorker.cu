@@ -10,7 +10,7 @@
 //   next  = __smc_dev_next_chunk(desc, &state)    when a chunk ends
 //
 // A chunk is one CTA of the original launch.  Every call returns the same
-// chunk id to all threads of the worker, or SMC_DEV_NONE when the worker is
+// chunk id to all threads of the worker, or SMC_NO_CHUNK when the worker is
 // done.  See abi.h for the descriptor and counter layouts.  It is compiled
 // with -nocudalib: use compiler builtins, never libdevice (__nv_*) functions.
 //
@@ -38,8 +38,6 @@
 // do not (there is nothing to steal from one queue).
 //===----------------------------------------------------------------------===//
 #include "smc/abi.h"
-
-#define SMC_DEV_NONE 0xffffffffu
 
 struct SmcWorkerState {
   unsigned smid;     // warp 0: the SM this worker runs on
@@ -121,10 +119,10 @@ __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   unsigned begin = d->queue_start[q];
   unsigned length = d->queue_start[q + 1] - begin;
   if (loadRelaxed(queueNext(d, q)) >= length)
-    return SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
   unsigned pos = atomicAdd(queueNext(d, q), 1u);
   if (pos >= length)
-    return SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
   unsigned first = d->queue_stride ? d->queue_chunks[begin] : 0;
   unsigned chunk = chunkAt(d, begin, first, pos);
   if (pos == length - 1)
@@ -135,11 +133,11 @@ __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
 // Records that the chunk runs on this SM, stolen or not.
 __device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d, unsigned smid,
                                           unsigned chunk, bool stolen) {
-  if (chunk != SMC_DEV_NONE && d->stats) {
+  if (chunk != SMC_NO_CHUNK && d->stats) {
     if (smid < d->num_slots)
-      atomicAdd(&d->stats[smid], 1u);
+      atomicAdd(&d->stats[SMC_STATS_CHUNKS_ON(d->num_slots, smid)], 1u);
     if (stolen)
-      atomicAdd(&d->stats[2 * d->num_slots], 1u);
+      atomicAdd(&d->stats[SMC_STATS_WORD(d->num_slots, SMC_STATS_STOLEN)], 1u);
   }
   return chunk;
 }
@@ -163,7 +161,7 @@ __device__ __forceinline__ bool inWarp0() { return linearThread() < 32; }
 // same chunk, or NONE, to every lane.
 __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
   if (d->ordered) // one queue, the worker's own: nothing to steal
-    return SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
   unsigned mask = warp0Mask();
   unsigned lane = linearThread(); // < 32 in warp 0
   unsigned slots = d->num_slots;
@@ -181,16 +179,16 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
     unsigned candidates = __ballot_sync(mask, candidate);
     while (candidates) {
       unsigned from = __shfl_sync(mask, q, __builtin_ctz(candidates));
-      unsigned chunk = SMC_DEV_NONE;
+      unsigned chunk = SMC_NO_CHUNK;
       if (lane == 0)
         chunk = ranOn(d, w->smid, claimFrom(d, from), true);
       chunk = __shfl_sync(mask, chunk, 0);
-      if (chunk != SMC_DEV_NONE)
+      if (chunk != SMC_NO_CHUNK)
         return chunk;
       candidates &= candidates - 1;
     }
   }
-  return SMC_DEV_NONE;
+  return SMC_NO_CHUNK;
 }
 
 // Leader only: the chunk at position pos of its own queue, or NONE (and
@@ -199,7 +197,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
                                unsigned pos) {
   if (pos >= w->ownSize) {
     w->ownDone = 1;
-    return SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
   }
   unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
   if (pos == w->ownSize - 1)
@@ -212,7 +210,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 // every chunk, and a claim past the end is harmless.
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
   if (w->ownDone)
-    return SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
   return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
 }
 
@@ -222,7 +220,7 @@ __device__ __forceinline__ unsigned ownQueueOf(const SmcDescriptor *d,
                                                unsigned smid) {
   if (d->ordered)
     return 0;
-  return smid < d->num_slots ? smid : SMC_DEV_NONE;
+  return smid < d->num_slots ? smid : SMC_NO_CHUNK;
 }
 
 // Leader only: learns where its own queue is.
@@ -230,7 +228,7 @@ __device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
   w->ownDone = 1;
   w->ownSize = 0;
   w->ownFirst = 0;
-  if (w->ownQueue == SMC_DEV_NONE)
+  if (w->ownQueue == SMC_NO_CHUNK)
     return;
   unsigned begin = d->queue_start[w->ownQueue];
   w->ownSize = d->queue_start[w->ownQueue + 1] - begin;
@@ -272,7 +270,7 @@ __device__ bool decideActive(const SmcDescriptor *d, unsigned smid,
     unsigned rank = atomicAdd(workerCount(d, smid), 1u);
     active = ownWork && rank < d->slot_target[smid];
   } else {
-    countStat(d, 2 * d->num_slots + 2);
+    countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_OUT_OF_RANGE_SMID));
   }
   if (active) {
     atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
@@ -308,9 +306,9 @@ __device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
 extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
                                                      SmcWorkerState *w) {
   w->parity = 0;
-  w->pending = SMC_DEV_NONE;
+  w->pending = SMC_NO_CHUNK;
   w->ownDone = 0;
-  unsigned chunk = SMC_DEV_NONE;
+  unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
     unsigned mask = warp0Mask();
     bool active = false;
@@ -319,18 +317,18 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       w->ownQueue = ownQueueOf(d, w->smid);
       // One-chunk mode: the own-queue atomic goes out together with the
       // loads that locate the queue (one memory latency, not three).
-      if (d->mode == SMC_MODE_ONE_CHUNK && w->ownQueue != SMC_DEV_NONE)
+      if (d->mode == SMC_MODE_ONE_CHUNK && w->ownQueue != SMC_NO_CHUNK)
         w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
       findOwnQueue(d, w);
       active = d->mode == SMC_MODE_ONE_CHUNK ||
                decideActive(d, w->smid, w->ownSize > 0);
       if (!active)
-        countStat(d, 2 * d->num_slots + 1);
+        countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_RETREATED));
       else if (d->stats && w->smid < d->num_slots)
-        atomicAdd(&d->stats[d->num_slots + w->smid], 1u);
-      if (w->pending != SMC_DEV_NONE) {
+        atomicAdd(&d->stats[SMC_STATS_WORKERS_ON(d->num_slots, w->smid)], 1u);
+      if (w->pending != SMC_NO_CHUNK) {
         chunk = ownChunkAt(d, w, w->pending);
-        w->pending = SMC_DEV_NONE;
+        w->pending = SMC_NO_CHUNK;
       } else if (active) {
         chunk = claimOwn(d, w);
       }
@@ -338,9 +336,9 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     w->smid = __shfl_sync(mask, w->smid, 0);
     active = __shfl_sync(mask, active, 0);
     chunk = __shfl_sync(mask, chunk, 0);
-    if (active && chunk == SMC_DEV_NONE)
+    if (active && chunk == SMC_NO_CHUNK)
       chunk = steal(d, w);
-    if (isLeader() && chunk == SMC_DEV_NONE && d->mode == SMC_MODE_LOOP)
+    if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
       workerDone(d);
   }
   return broadcast(w, chunk);
@@ -359,21 +357,21 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
                                                     SmcWorkerState *w) {
   // One-chunk mode: the worker ends with its chunk, like the original CTA.
   if (d->mode == SMC_MODE_ONE_CHUNK)
-    return SMC_DEV_NONE;
-  unsigned chunk = SMC_DEV_NONE;
+    return SMC_NO_CHUNK;
+  unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
     if (isLeader()) {
-      if (w->pending != SMC_DEV_NONE) {
+      if (w->pending != SMC_NO_CHUNK) {
         chunk = ownChunkAt(d, w, w->pending);
-        w->pending = SMC_DEV_NONE;
+        w->pending = SMC_NO_CHUNK;
       }
-      if (chunk == SMC_DEV_NONE)
+      if (chunk == SMC_NO_CHUNK)
         chunk = claimOwn(d, w);
     }
     chunk = __shfl_sync(warp0Mask(), chunk, 0);
-    if (chunk == SMC_DEV_NONE)
+    if (chunk == SMC_NO_CHUNK)
       chunk = steal(d, w);
-    if (isLeader() && chunk == SMC_DEV_NONE)
+    if (isLeader() && chunk == SMC_NO_CHUNK)
       workerDone(d);
   }
   return broadcast(w, chunk);

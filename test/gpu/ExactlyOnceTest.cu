@@ -1,10 +1,10 @@
 //===- ExactlyOnceTest.cu - Every chunk runs exactly once -----------------===//
 //
-// Invariant 1 of DESIGN.md: whatever the hardware does with placement, every
-// chunk (original CTA) runs exactly once.  Kernels count their chunks with
-// one atomicAdd per CTA into count[linear blockIdx] and write a per-thread
-// output; each test requires every count to be exactly the number of
-// launches and the outputs to equal the original kernel's, for:
+// "Exactly once" (docs/DESIGN.md): whatever the hardware does with
+// placement, every chunk (original CTA) runs exactly once.  Kernels count
+// their chunks with one atomicAdd per CTA into count[linear blockIdx] and write
+// a per-thread output; each test requires every count to be exactly the number
+// of launches and the outputs to equal the original kernel's, for:
 //  - grids from 1 CTA to 105000 CTAs in 1-D, 2-D and 3-D, in loop mode and
 //    in one-chunk mode (a divergent return before a barrier);
 //  - concurrent launches of one kernel on 4 streams, twice per stream;
