@@ -5,9 +5,9 @@
 //===----------------------------------------------------------------------===//
 #include "KernelSelection.h"
 #include "Options.h"
+#include "runtime/KernelName.h"
 #include "smc/abi.h"
 
-#include "llvm/Demangle/Demangle.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
@@ -17,19 +17,6 @@ using namespace llvm;
 namespace smc {
 
 AnalysisKey KernelSelection::Key;
-
-std::string kernelSourceName(StringRef MangledName) {
-  ItaniumPartialDemangler D;
-  std::string Mangled = MangledName.str(); // must outlive D
-  if (D.partialDemangle(Mangled.c_str()))
-    return MangledName.str();
-  char *Name = D.getFunctionName(nullptr, nullptr);
-  if (!Name)
-    return MangledName.str();
-  std::string Result(Name);
-  std::free(Name);
-  return Result;
-}
 
 bool isKernel(const Function &F) {
   return F.getCallingConv() == CallingConv::PTX_Kernel && !F.isDeclaration();

@@ -10,7 +10,7 @@
 //            host.ll
 //===----------------------------------------------------------------------===//
 #include "LaunchRewrite.h"
-#include "KernelSelection.h"
+#include "runtime/KernelName.h"
 #include "smc/abi.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"

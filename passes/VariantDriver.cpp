@@ -2,7 +2,7 @@
 //-===//
 #include "VariantDriver.h"
 #include "KernelInfo.h"
-#include "KernelSelection.h"
+#include "runtime/KernelName.h"
 
 #include "ABI.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
