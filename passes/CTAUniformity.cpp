@@ -21,6 +21,7 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 
 using namespace llvm;
 
@@ -62,7 +63,8 @@ static bool isDivergenceSource(const Instruction &I) {
     unsigned AS = LI->getPointerAddressSpace();
     if (LI->isVolatile() || LI->isAtomic())
       return true;
-    return !(AS == 4 || AS == 101 ||
+    return !(AS == NVPTXAS::ADDRESS_SPACE_CONST ||
+             AS == NVPTXAS::ADDRESS_SPACE_PARAM ||
              pointsIntoByvalArgument(LI->getPointerOperand()));
   }
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))

@@ -1,4 +1,4 @@
-//===- KernelSelection.h - Which kernels of a device module SMC transforms ===//
+//===- KernelSelection.h - Kernels of a device module SMC transforms ------===//
 //
 // The kernels (ptx_kernel calling convention, with a body) of the module
 // that -smc-kernels selects, leaving out variants SMC built itself.

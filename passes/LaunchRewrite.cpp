@@ -10,6 +10,7 @@
 //            host.ll
 //===----------------------------------------------------------------------===//
 #include "LaunchRewrite.h"
+#include "Diagnostics.h"
 #include "runtime/KernelName.h"
 #include "smc/abi.h"
 
@@ -57,8 +58,8 @@ PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
       Changed = true;
       OptimizationRemarkEmitter ORE(Call->getFunction());
       ORE.emit([&] {
-        OptimizationRemark R("smc", IsLaunch ? "LaunchRewritten" : "Rewritten",
-                             Call);
+        OptimizationRemark R(RemarkName,
+                             IsLaunch ? "LaunchRewritten" : "Rewritten", Call);
         if (IsLaunch)
           R << "launch of " << launchedKernel(*Call);
         else

@@ -24,9 +24,11 @@
 //===----------------------------------------------------------------------===//
 #include "Legality.h"
 #include "CTAUniformity.h"
+#include "Diagnostics.h"
 #include "GridIndex.h"
 #include "KernelSelection.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
@@ -38,7 +40,11 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE SMC_NAME
 
 using namespace llvm;
 
@@ -72,21 +78,53 @@ std::string sourceLocation(const Instruction *I) {
 
 namespace {
 
-bool isBarrier(const CallBase &Call) {
-  const Function *Callee = Call.getCalledFunction();
-  if (!Callee || !Callee->isIntrinsic())
-    return false;
-  StringRef Name = Callee->getName();
-  return Name.starts_with("llvm.nvvm.barrier.cta.") ||
-         Name.starts_with("llvm.nvvm.barrier0") || Name == "llvm.nvvm.barrier";
+// A CTA barrier intrinsic: llvm.nvvm.barrier.cta.{sync,arrive,red}.* (what
+// __syncthreads() and its variants become; IR with the older
+// llvm.nvvm.barrier0 names is upgraded to these when it is read).  The IDs
+// are sorted by name, so the family is one range.
+bool isBarrier(Intrinsic::ID ID) {
+  static_assert(Intrinsic::nvvm_barrier_cta_sync_count -
+                        Intrinsic::nvvm_barrier_cta_arrive_aligned_count ==
+                    17,
+                "the llvm.nvvm.barrier.cta.* family changed");
+  return ID >= Intrinsic::nvvm_barrier_cta_arrive_aligned_count &&
+         ID <= Intrinsic::nvvm_barrier_cta_sync_count;
 }
 
-// Cluster use.  Not isspacep.shared.cluster: an address-space test that
-// CUDA's headers (memcpy_async at -O0) make on any pointer.
-bool isClusterIntrinsic(StringRef Name) {
-  if (Name.starts_with("llvm.nvvm.isspacep."))
-    return false;
-  return Name.contains("cluster") || Name.starts_with("llvm.nvvm.mapa");
+bool isBarrier(const CallBase &Call) {
+  return isBarrier(Call.getIntrinsicID());
+}
+
+// A read of %envreg0..31 (envreg0, envreg1, envreg10, ... envreg9 by name).
+bool isEnvRegRead(Intrinsic::ID ID) {
+  static_assert(Intrinsic::nvvm_read_ptx_sreg_envreg9 -
+                        Intrinsic::nvvm_read_ptx_sreg_envreg0 ==
+                    31,
+                "the llvm.nvvm.read.ptx.sreg.envreg* family changed");
+  return ID >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
+         ID <= Intrinsic::nvvm_read_ptx_sreg_envreg9;
+}
+
+// Cluster use: the NVVM intrinsics named for clusters (special registers,
+// cluster barriers, distributed shared memory, cluster-scope memory
+// operations, cluster launch control; some 90 of them) and mapa.  Not
+// isspacep.shared.cluster: an address-space test that CUDA's headers
+// (memcpy_async at -O0) make on any pointer.  The family is classified once
+// from the intrinsic table; calls are then matched by ID.
+bool isClusterIntrinsic(Intrinsic::ID ID) {
+  static const DenseSet<unsigned> Cluster = [] {
+    DenseSet<unsigned> IDs;
+    for (unsigned I = Intrinsic::not_intrinsic + 1;
+         I < Intrinsic::num_intrinsics; ++I) {
+      StringRef Name = Intrinsic::getBaseName(I);
+      if (Name.starts_with("llvm.nvvm.") &&
+          !Name.starts_with("llvm.nvvm.isspacep.") &&
+          (Name.contains("cluster") || Name.starts_with("llvm.nvvm.mapa")))
+        IDs.insert(I);
+    }
+    return IDs;
+  }();
+  return Cluster.contains(ID);
 }
 
 // Device functions that may be declared without a body and read no grid
@@ -189,12 +227,13 @@ private:
       }
       StringRef Name = Callee->getName();
       if (Callee->isIntrinsic()) {
-        Barrier |= isBarrier(*Call);
-        if (Name.starts_with("llvm.nvvm.read.ptx.sreg.envreg"))
+        Intrinsic::ID ID = Callee->getIntrinsicID();
+        Barrier |= isBarrier(ID);
+        if (isEnvRegRead(ID))
           refuse(SMC_REFUSAL_GRID_SYNC, "read of %envreg (grid workspace)", &I);
-        else if (isClusterIntrinsic(Name))
+        else if (isClusterIntrinsic(ID))
           refuse(SMC_REFUSAL_CLUSTER, ("call of " + Name).str(), &I);
-        else if (Callee->getIntrinsicID() == Intrinsic::nvvm_exit)
+        else if (ID == Intrinsic::nvvm_exit)
           Result.OneChunk.need("executes PTX exit", &I);
         continue;
       }
@@ -414,7 +453,8 @@ private:
   }
 
   static bool isLocalPointer(const Value *Ptr) {
-    return Ptr->getType()->getPointerAddressSpace() == 5 ||
+    return Ptr->getType()->getPointerAddressSpace() ==
+               NVPTXAS::ADDRESS_SPACE_LOCAL ||
            isa<AllocaInst>(pointerBase(Ptr));
   }
 
@@ -431,7 +471,8 @@ private:
     } else {
       return false;
     }
-    return AS != 3 && AS != 5; // not shared, not local
+    return AS != NVPTXAS::ADDRESS_SPACE_SHARED &&
+           AS != NVPTXAS::ADDRESS_SPACE_LOCAL;
   }
 
   // Effect of a call: inline assembly by its text, intrinsics (memory
@@ -829,8 +870,11 @@ LegalityAnalysis::Result LegalityAnalysis::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   Result R;
   GridReaders Readers(M);
-  for (Function *K : MAM.getResult<KernelSelection>(M))
+  for (Function *K : MAM.getResult<KernelSelection>(M)) {
     R[K] = KernelChecker(*K, Readers).check();
+    LLVM_DEBUG(dbgs() << SMC_NAME ": legality of " << K->getName() << ": "
+                      << smcRefusalText(R[K].Refusal) << "\n");
+  }
   return R;
 }
 

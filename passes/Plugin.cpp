@@ -1,5 +1,4 @@
-//===- Plugin.cpp - The SMC pass plugin's single entry
-//---------------------===//
+//===- Plugin.cpp - The SMC pass plugin's single entry --------------------===//
 //
 // Registers every SMC pass and analysis once:
 //  - for clang (-fpass-plugin=SMCPasses.so): the smc pipeline at the end of
