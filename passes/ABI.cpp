@@ -1,8 +1,8 @@
-//===- ABI.cpp - The SMC ABI as LLVM types
-//---------------------------------===//
+//===- ABI.cpp - The SMC ABI as LLVM types --------------------------------===//
 //
 // The descriptor struct type is built field by field from SMC_DESC_FIELDS in
-// include/smc/abi.h, so the pass and the runtime share one definition.
+// include/smc/abi.h, so the pass and the runtime share one definition; the
+// table of variant kinds names, for each, what abi.h defines for it.
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-print-abi \
 //            -disable-output in.ll
@@ -13,17 +13,37 @@
 #include "llvm/IR/DerivedTypes.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
 namespace smc {
 
+static const VariantKindInfo VariantKinds[] = {
+    // VariantKind::SMCentric
+    {"smc", SMC_SUFFIX_SMC, SMC_INFO_HAS_SMC,
+     SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED, Info_smc_refusal},
+    // VariantKind::Slice
+    {"slice", SMC_SUFFIX_SLICE, SMC_INFO_HAS_SLICE, 0, Info_slice_refusal},
+};
+static_assert(std::size(VariantKinds) == std::size(AllVariantKinds));
+
+const VariantKindInfo &variantInfo(VariantKind Kind) {
+  return VariantKinds[static_cast<unsigned>(Kind)];
+}
+
+bool isVariantName(StringRef Name) {
+  return any_of(VariantKinds, [&](const VariantKindInfo &Info) {
+    return Name.ends_with(Info.Suffix);
+  });
+}
+
 StructType *descriptorType(LLVMContext &Ctx) {
   if (StructType *T = StructType::getTypeByName(Ctx, "SmcDescriptor"))
     return T;
   Type *U32 = Type::getInt32Ty(Ctx);
-  Type *Ptr = PointerType::get(Ctx, 0);
+  Type *Ptr = PointerType::get(Ctx, NVPTXAS::ADDRESS_SPACE_GENERIC);
   SmallVector<Type *, DescFieldCount> Fields;
 #define SMC_DESC_U32(name) Fields.push_back(U32);
 #define SMC_DESC_PTR(name) Fields.push_back(Ptr);

@@ -10,6 +10,7 @@
 
 #include "smc/abi.h"
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/IR/PassManager.h"
 
 namespace llvm {
@@ -28,6 +29,34 @@ enum DescField : unsigned {
 #undef SMC_DESC_INDEX
       DescFieldCount
 };
+
+/// Index of each field of the info record (an array of uint32_t).
+enum InfoField : unsigned {
+#define SMC_INFO_INDEX(name) Info_##name,
+  SMC_INFO_FIELDS(SMC_INFO_INDEX)
+#undef SMC_INFO_INDEX
+      InfoFieldCount
+};
+
+/// The variants SMC builds of a kernel.
+enum class VariantKind : unsigned { SMCentric, Slice };
+inline constexpr VariantKind AllVariantKinds[] = {VariantKind::SMCentric,
+                                                  VariantKind::Slice};
+
+/// What the ABI says about one kind of variant.
+struct VariantKindInfo {
+  const char *Option;     // its name in -smc-transforms
+  const char *Suffix;     // appended to the kernel's name
+  SmcInfoFlag HasFlag;    // info-record flag: the variant exists
+  uint32_t ModeFlags;     // info-record flags of the modes it runs in
+  InfoField RefusalField; // info-record field: why it is missing
+};
+
+/// The row of \p Kind in the one table of variant kinds.
+const VariantKindInfo &variantInfo(VariantKind Kind);
+
+/// Is \p Name the name of a variant SMC built (K__smc, K__slice)?
+bool isVariantName(llvm::StringRef Name);
 
 /// %SmcDescriptor, created once per context.
 llvm::StructType *descriptorType(llvm::LLVMContext &Ctx);

@@ -1,4 +1,4 @@
-//===- CTAUniformity.cpp - Which values are the same in every thread of a CTA //
+//===- CTAUniformity.cpp - Values the same in every thread of a CTA ------===//
 //
 // A forward divergence propagation to a fixed point:
 //  - seeds: reads of per-thread registers, loads other than from the param
@@ -10,6 +10,9 @@
 //    branch's immediate post-dominator (that one included) are divergent,
 //    and if the branch exits a loop, values of the loop used outside it are
 //    divergent.
+//
+// USAGE: opt -load-pass-plugin=SMCPasses.so \
+//            -passes='print<smc-cta-uniformity>' -disable-output in.ll
 //===----------------------------------------------------------------------===//
 #include "CTAUniformity.h"
 
@@ -21,6 +24,8 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
+#include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
 
@@ -62,7 +67,8 @@ static bool isDivergenceSource(const Instruction &I) {
     unsigned AS = LI->getPointerAddressSpace();
     if (LI->isVolatile() || LI->isAtomic())
       return true;
-    return !(AS == 4 || AS == 101 ||
+    return !(AS == NVPTXAS::ADDRESS_SPACE_CONST ||
+             AS == NVPTXAS::ADDRESS_SPACE_PARAM ||
              pointsIntoByvalArgument(LI->getPointerOperand()));
   }
   if (isa<AtomicRMWInst>(I) || isa<AtomicCmpXchgInst>(I))
@@ -72,7 +78,10 @@ static bool isDivergenceSource(const Instruction &I) {
   return false;
 }
 
-CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
+AnalysisKey CTAUniformityAnalysis::Key;
+
+CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI,
+                             const PostDominatorTree &PDT) {
   SmallVector<const Value *, 64> Worklist;
   auto MarkDivergent = [&](const Value *V) {
     if (Divergent.insert(V).second)
@@ -82,7 +91,6 @@ CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
     if (isDivergenceSource(I))
       MarkDivergent(&I);
 
-  PostDominatorTree PDT(F);
   SmallPtrSet<const Instruction *, 16> HandledBranches;
   while (!Worklist.empty()) {
     const Value *V = Worklist.pop_back_val();
@@ -139,6 +147,41 @@ CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI) {
       }
     }
   }
+}
+
+CTAUniformity CTAUniformityAnalysis::run(Function &F,
+                                         FunctionAnalysisManager &FAM) {
+  return CTAUniformity(F, FAM.getResult<LoopAnalysis>(F),
+                       FAM.getResult<PostDominatorTreeAnalysis>(F));
+}
+
+PreservedAnalyses CTAUniformityPrinterPass::run(Function &F,
+                                                FunctionAnalysisManager &FAM) {
+  if (F.isDeclaration())
+    return PreservedAnalyses::all();
+  const CTAUniformity &U = FAM.getResult<CTAUniformityAnalysis>(F);
+  raw_ostream &OS = outs();
+  OS << "CTA uniformity of " << F.getName() << ":\n";
+  for (const BasicBlock &BB : F) {
+    const Instruction *Term = BB.getTerminator();
+    const Value *Cond = nullptr;
+    if (const auto *Br = dyn_cast<BranchInst>(Term))
+      Cond = Br->isConditional() ? Br->getCondition() : nullptr;
+    else if (const auto *Sw = dyn_cast<SwitchInst>(Term))
+      Cond = Sw->getCondition();
+    bool InRegion = U.inDivergentRegion(&BB);
+    if (!Cond && !InRegion)
+      continue;
+    OS << "  ";
+    BB.printAsOperand(OS, /*PrintType=*/false);
+    OS << ":";
+    if (Cond)
+      OS << (U.isUniform(Cond) ? " uniform" : " divergent") << " branch";
+    if (InRegion)
+      OS << (Cond ? "," : "") << " in a divergent region";
+    OS << "\n";
+  }
+  return PreservedAnalyses::all();
 }
 
 } // namespace smc

@@ -1,5 +1,5 @@
-//===- CTAUniformity.h - Which values are the same in every thread of a CTA
-//===//
+//===- CTAUniformity.h - Values the same in every thread of a CTA -*- C++
+//-*-===//
 //
 // LLVM's UniformityAnalysis answers for a warp and treats %ctaid as
 // divergent; SMC needs the CTA-level answer: is a branch taken the same way
@@ -14,19 +14,23 @@
 #define SMC_PASSES_CTAUNIFORMITY_H
 
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/IR/PassManager.h"
 
 namespace llvm {
 class BasicBlock;
 class Function;
 class LoopInfo;
+class PostDominatorTree;
 class Value;
 } // namespace llvm
 
 namespace smc {
 
+/// The CTA-uniformity of one function's values and blocks.
 class CTAUniformity {
 public:
-  CTAUniformity(llvm::Function &F, const llvm::LoopInfo &LI);
+  CTAUniformity(llvm::Function &F, const llvm::LoopInfo &LI,
+                const llvm::PostDominatorTree &PDT);
   bool isUniform(const llvm::Value *V) const { return !Divergent.count(V); }
   /// Is the block executed by only some threads of a CTA: does it lie
   /// between a divergent branch and the point where its threads reconverge?
@@ -37,6 +41,29 @@ public:
 private:
   llvm::DenseSet<const llvm::Value *> Divergent;
   llvm::DenseSet<const llvm::BasicBlock *> DivergentRegion;
+};
+
+/// The function analysis that computes CTAUniformity from LoopInfo and the
+/// post-dominator tree.
+class CTAUniformityAnalysis
+    : public llvm::AnalysisInfoMixin<CTAUniformityAnalysis> {
+public:
+  using Result = CTAUniformity;
+  Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
+
+private:
+  friend llvm::AnalysisInfoMixin<CTAUniformityAnalysis>;
+  static llvm::AnalysisKey Key;
+};
+
+/// print<smc-cta-uniformity>: for every block with a conditional
+/// terminator, whether it branches uniformly, and which blocks lie in a
+/// divergent region.
+struct CTAUniformityPrinterPass
+    : llvm::PassInfoMixin<CTAUniformityPrinterPass> {
+  llvm::PreservedAnalyses run(llvm::Function &F,
+                              llvm::FunctionAnalysisManager &FAM);
+  static bool isRequired() { return true; }
 };
 
 } // namespace smc

@@ -1,5 +1,4 @@
-//===- DeviceLibrary.cpp - The device side of SM-centric execution
-//---------===//
+//===- DeviceLibrary.cpp - The device side of SM-centric execution --------===//
 //
 // The bitcode of runtime/device/SmcWorker.cu is embedded with #embed (the
 // build passes its path as SMC_WORKER_BITCODE) and linked with LLVM's
@@ -8,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "DeviceLibrary.h"
 #include "KernelSelection.h"
+#include "smc/abi.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Module.h"
@@ -27,32 +27,29 @@ static const unsigned char WorkerBitcode[] = {
 namespace smc {
 
 static const char *const EntryNames[] = {
-    "__smc_dev_first_chunk", "__smc_dev_chunk_begin", "__smc_dev_next_chunk"};
-static const char *const SlotName = "__smc_dev_slot";
+    SMC_DEVICE_FIRST_CHUNK, SMC_DEVICE_CHUNK_BEGIN, SMC_DEVICE_NEXT_CHUNK};
+static const char *const SlotName = SMC_DEVICE_SLOT;
 // Marks the functions that came from the library.
 static const char *const LibraryAttr = "smc-device-library";
 
-bool linkDeviceLibrary(Module &M, DeviceLibrary &Lib, std::string &Error) {
+Expected<DeviceLibrary> linkDeviceLibrary(Module &M) {
   if (!M.getFunction(EntryNames[0])) {
     StringRef Bytes(reinterpret_cast<const char *>(WorkerBitcode),
                     sizeof(WorkerBitcode));
     Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
         MemoryBufferRef(Bytes, "SmcWorker.bc"), M.getContext());
-    if (!Parsed) {
-      Error = "cannot read the embedded SMC worker library: " +
-              toString(Parsed.takeError());
-      return false;
-    }
+    if (!Parsed)
+      return createStringError("cannot read the embedded SMC worker library: " +
+                               toString(Parsed.takeError()));
     std::unique_ptr<Module> Worker = std::move(*Parsed);
     for (Function &F : *Worker)
       if (!F.isDeclaration())
         F.addFnAttr(LibraryAttr);
     Worker->setTargetTriple(M.getTargetTriple());
     Worker->setDataLayout(M.getDataLayout());
-    if (Linker::linkModules(M, std::move(Worker))) {
-      Error = "cannot link the SMC worker library into the device module";
-      return false;
-    }
+    if (Linker::linkModules(M, std::move(Worker)))
+      return createStringError(
+          "cannot link the SMC worker library into the device module");
     // Same target attributes as the kernels it is inlined into.
     const Function *AnyKernel = nullptr;
     for (const Function &F : M)
@@ -73,14 +70,13 @@ bool linkDeviceLibrary(Module &M, DeviceLibrary &Lib, std::string &Error) {
     if (GlobalVariable *Slot = M.getGlobalVariable(SlotName))
       Slot->setLinkage(GlobalValue::InternalLinkage);
   }
+  DeviceLibrary Lib;
   Lib.FirstChunk = M.getFunction(EntryNames[0]);
   Lib.ChunkBegin = M.getFunction(EntryNames[1]);
   Lib.NextChunk = M.getFunction(EntryNames[2]);
-  if (!Lib.FirstChunk || !Lib.ChunkBegin || !Lib.NextChunk) {
-    Error = "the SMC worker library lacks an entry point";
-    return false;
-  }
-  return true;
+  if (!Lib.FirstChunk || !Lib.ChunkBegin || !Lib.NextChunk)
+    return createStringError("the SMC worker library lacks an entry point");
+  return Lib;
 }
 
 void dropUnusedDeviceLibrary(Module &M) {

@@ -7,7 +7,7 @@
 #ifndef SMC_PASSES_DEVICELIBRARY_H
 #define SMC_PASSES_DEVICELIBRARY_H
 
-#include <string>
+#include "llvm/Support/Error.h"
 
 namespace llvm {
 class Function;
@@ -22,9 +22,9 @@ struct DeviceLibrary {
   llvm::Function *NextChunk = nullptr;  // i32 (ptr desc, ptr state)
 };
 
-/// Links the worker library into \p M (once) and returns its entry points;
-/// on failure returns false with a message in \p Error.
-bool linkDeviceLibrary(llvm::Module &M, DeviceLibrary &Lib, std::string &Error);
+/// Links the worker library into \p M (once) and returns its entry points,
+/// or an error saying why it could not.
+llvm::Expected<DeviceLibrary> linkDeviceLibrary(llvm::Module &M);
 
 /// Removes the library's functions once no variant calls them any more.
 void dropUnusedDeviceLibrary(llvm::Module &M);

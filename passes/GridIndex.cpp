@@ -1,5 +1,4 @@
-//===- GridIndex.cpp - Shared grid-index utilities of the variant builders
-//-===//
+//===- GridIndex.cpp - Shared grid-index utilities of the variant builders ===//
 //
 // Recognises %ctaid / %nctaid reads (llvm.nvvm.read.ptx.sreg.{ctaid,nctaid}.*),
 // inlines device functions that read them (LLVM's InlineFunction), clones
@@ -8,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "GridIndex.h"
 #include "ABI.h"
+#include "Diagnostics.h"
 
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/IR/DebugInfoMetadata.h"
@@ -17,6 +17,7 @@
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
 
@@ -62,7 +63,7 @@ GridReaders::GridReaders(const Module &M) {
   }
 }
 
-bool inlineGridReaders(Function &F, std::string &FailedCallee) {
+Error inlineGridReaders(Function &F) {
   GridReaders Readers(*F.getParent());
   bool Changed = true;
   while (Changed) {
@@ -80,21 +81,20 @@ bool inlineGridReaders(Function &F, std::string &FailedCallee) {
       // InlineFunction does not check this itself (a variadic callee would
       // leave va_start in a function that has no variadic arguments).
       if (!isInlineViable(*CalledFn).isSuccess() ||
-          !InlineFunction(*Call, IFI).isSuccess()) {
-        FailedCallee = Callee;
-        return false;
-      }
+          !InlineFunction(*Call, IFI).isSuccess())
+        return make_error<RefusalError>(SMC_REFUSAL_NOT_INLINABLE,
+                                        "call of " + Callee);
       Changed = true;
     }
   }
-  return true;
+  return Error::success();
 }
 
 Function *cloneWithDescriptor(Function &K, StringRef Suffix) {
   Module &M = *K.getParent();
   LLVMContext &Ctx = M.getContext();
   SmallVector<Type *, 8> Params(K.getFunctionType()->params());
-  Params.push_back(PointerType::get(Ctx, 0));
+  Params.push_back(PointerType::get(Ctx, NVPTXAS::ADDRESS_SPACE_GENERIC));
   FunctionType *FT = FunctionType::get(K.getReturnType(), Params, K.isVarArg());
   GlobalValue::LinkageTypes Linkage = K.getLinkage();
   if (Linkage == GlobalValue::LinkOnceODRLinkage)
@@ -204,16 +204,13 @@ void positionAtEnd(IRBuilderBase &B, BasicBlock *BB) {
         DILocation::get(BB->getContext(), SP->getLine(), 0, SP));
 }
 
-bool startVariant(Function &K, StringRef Suffix, VariantStart &S,
-                  SmcRefusal &Refusal, std::string &Message) {
-  Function *V = cloneWithDescriptor(K, Suffix);
-  std::string FailedCallee;
-  if (!inlineGridReaders(*V, FailedCallee)) {
+Expected<VariantStart> startVariant(Function &K, VariantKind Kind) {
+  Function *V = cloneWithDescriptor(K, variantInfo(Kind).Suffix);
+  if (Error E = inlineGridReaders(*V)) {
     V->eraseFromParent();
-    Refusal = SMC_REFUSAL_NOT_INLINABLE;
-    Message = "call of " + FailedCallee;
-    return false;
+    return std::move(E);
   }
+  VariantStart S;
   S.V = V;
   S.Desc = V->getArg(V->arg_size() - 1);
   S.Reads = collectGridReads(*V);
@@ -226,7 +223,7 @@ bool startVariant(Function &K, StringRef Suffix, VariantStart &S,
   S.Grid = {loadDescField(B, S.Desc, Desc_grid_x, "smc.gridDim.x"),
             loadDescField(B, S.Desc, Desc_grid_y, "smc.gridDim.y"),
             loadDescField(B, S.Desc, Desc_grid_z, "smc.gridDim.z")};
-  return true;
+  return S;
 }
 
 } // namespace smc

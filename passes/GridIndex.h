@@ -8,11 +8,12 @@
 #ifndef SMC_PASSES_GRIDINDEX_H
 #define SMC_PASSES_GRIDINDEX_H
 
-#include "smc/abi.h"
+#include "ABI.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
 #include <array>
 #include <optional>
 #include <string>
@@ -55,9 +56,10 @@ private:
 };
 
 /// Inlines into \p F every call of a function that (transitively) reads the
-/// grid registers, so that all such reads are in \p F itself.  Returns false
-/// and sets \p FailedCallee if some call cannot be inlined.
-bool inlineGridReaders(llvm::Function &F, std::string &FailedCallee);
+/// grid registers, so that all such reads are in \p F itself.  A
+/// RefusalError (SMC_REFUSAL_NOT_INLINABLE, naming the callee) if some call
+/// cannot be inlined.
+llvm::Error inlineGridReaders(llvm::Function &F);
 
 /// Clones kernel \p K as K<Suffix> with one extra trailing parameter, a
 /// byval pointer to the descriptor.  K is left as it is.
@@ -99,11 +101,9 @@ struct VariantStart {
   std::array<llvm::Value *, 3> Grid = {};
 };
 
-/// Starts variant K<Suffix>.  Returns false, with nothing left behind, the
-/// refusal code and a message naming the callee that could not be inlined,
-/// on failure.
-bool startVariant(llvm::Function &K, llvm::StringRef Suffix, VariantStart &S,
-                  SmcRefusal &Refusal, std::string &Message);
+/// Starts the variant of kind \p Kind of \p K.  On failure a RefusalError,
+/// with nothing left behind.
+llvm::Expected<VariantStart> startVariant(llvm::Function &K, VariantKind Kind);
 
 /// An IRBuilder position at the end of \p BB, with the variant's debug
 /// location (the kernel's line) if it has debug info.

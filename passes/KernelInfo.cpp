@@ -1,5 +1,4 @@
-//===- KernelInfo.cpp - The <kernel>__smc_info record in the device module
-//-===//
+//===- KernelInfo.cpp - The <kernel>__smc_info record in the device module ===//
 //
 // An addrspace(1) constant [5 x i32] named <kernel>__smc_info, with the
 // kernel's linkage (weak_odr for templates), kept by llvm.compiler.used.
@@ -9,22 +8,14 @@
 #include "llvm/IR/Constants.h"
 #include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Transforms/Utils/ModuleUtils.h"
 
 using namespace llvm;
 
 namespace smc {
 
-namespace {
-enum InfoIndex : unsigned {
-#define SMC_INFO_INDEX(name) Info_##name,
-  SMC_INFO_FIELDS(SMC_INFO_INDEX)
-#undef SMC_INFO_INDEX
-      InfoFieldCount
-};
-} // namespace
-
-void recordVariant(Function &K, bool Slice, SmcRefusal Refusal,
+void recordVariant(Function &K, VariantKind Kind, SmcRefusal Refusal,
                    uint32_t ModeFlags) {
   Module &M = *K.getParent();
   LLVMContext &Ctx = M.getContext();
@@ -49,23 +40,17 @@ void recordVariant(Function &K, bool Slice, SmcRefusal Refusal,
             : K.getLinkage();
     GV = new GlobalVariable(M, Ty, /*isConstant=*/true, Linkage, nullptr, Name,
                             nullptr, GlobalValue::NotThreadLocal,
-                            /*AddressSpace=*/1);
+                            NVPTXAS::ADDRESS_SPACE_GLOBAL);
     GV->setAlignment(Align(4));
     appendToCompilerUsed(M, {GV});
   }
 
-  uint32_t Bit = Slice ? SMC_INFO_HAS_SLICE : SMC_INFO_HAS_SMC;
+  const VariantKindInfo &Info = variantInfo(Kind);
   uint32_t &Flags = Fields[Info_flags];
-  Flags &= ~Bit;
+  Flags &= ~(Info.HasFlag | Info.ModeFlags);
   if (Refusal == SMC_REFUSAL_NONE)
-    Flags |= Bit;
-  if (!Slice) {
-    const uint32_t Modes = SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED;
-    Flags &= ~Modes;
-    if (Refusal == SMC_REFUSAL_NONE)
-      Flags |= ModeFlags & Modes;
-  }
-  Fields[Slice ? Info_slice_refusal : Info_smc_refusal] = Refusal;
+    Flags |= Info.HasFlag | (ModeFlags & Info.ModeFlags);
+  Fields[Info.RefusalField] = Refusal;
   GV->setInitializer(ConstantDataArray::get(Ctx, ArrayRef(Fields)));
 }
 

@@ -8,7 +8,7 @@
 #ifndef SMC_PASSES_KERNELINFO_H
 #define SMC_PASSES_KERNELINFO_H
 
-#include "smc/abi.h"
+#include "ABI.h"
 
 namespace llvm {
 class Function;
@@ -16,10 +16,10 @@ class Function;
 
 namespace smc {
 
-/// Records in K's info record that its __smc (\p Slice false) or __slice
-/// variant was built (\p Refusal none) or refused, and for __smc the mode
-/// flags it must run with (SMC_INFO_ONE_CHUNK, SMC_INFO_ORDERED).
-void recordVariant(llvm::Function &K, bool Slice, SmcRefusal Refusal,
+/// Records in K's info record that its variant of kind \p Kind was built
+/// (\p Refusal none) or refused, and the mode flags it must run with (those
+/// of \p ModeFlags the kind has: SMC_INFO_ONE_CHUNK, SMC_INFO_ORDERED).
+void recordVariant(llvm::Function &K, VariantKind Kind, SmcRefusal Refusal,
                    uint32_t ModeFlags = 0);
 
 } // namespace smc

@@ -1,14 +1,18 @@
-//===- KernelSelection.cpp - Which kernels of a device module SMC transforms //
+//===- KernelSelection.cpp - Kernels of a device module SMC transforms ----===//
+//
+// Kernels are functions with the ptx_kernel calling convention and a body;
+// -smc-kernels filters them by mangled or source name (runtime/KernelName,
+// the spelling SMC_POLICY uses too).
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes='print<smc-kernels>' \
 //            -smc-kernels='vec.*' -disable-output in.ll
 //===----------------------------------------------------------------------===//
 #include "KernelSelection.h"
+#include "ABI.h"
+#include "Diagnostics.h"
 #include "Options.h"
-#include "smc/abi.h"
+#include "runtime/KernelName.h"
 
-#include "llvm/Demangle/Demangle.h"
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,34 +22,15 @@ namespace smc {
 
 AnalysisKey KernelSelection::Key;
 
-std::string kernelSourceName(StringRef MangledName) {
-  ItaniumPartialDemangler D;
-  std::string Mangled = MangledName.str(); // must outlive D
-  if (D.partialDemangle(Mangled.c_str()))
-    return MangledName.str();
-  char *Name = D.getFunctionName(nullptr, nullptr);
-  if (!Name)
-    return MangledName.str();
-  std::string Result(Name);
-  std::free(Name);
-  return Result;
-}
-
 bool isKernel(const Function &F) {
   return F.getCallingConv() == CallingConv::PTX_Kernel && !F.isDeclaration();
-}
-
-static bool isVariantName(StringRef Name) {
-  return Name.ends_with(SMC_SUFFIX_SMC) || Name.ends_with(SMC_SUFFIX_SLICE);
 }
 
 KernelSelection::Result KernelSelection::run(Module &M,
                                              ModuleAnalysisManager &) {
   Result Kernels;
-  std::string Error;
-  if (!kernelFilterValid(Error)) {
-    M.getContext().diagnose(
-        DiagnosticInfoGeneric(Twine("SMC: ") + Error, DS_Error));
+  if (Error E = checkKernelFilter()) {
+    reportError(M.getContext(), std::move(E));
     return Kernels;
   }
   for (Function &F : M)

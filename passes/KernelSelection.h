@@ -1,4 +1,4 @@
-//===- KernelSelection.h - Which kernels of a device module SMC transforms ===//
+//===- KernelSelection.h - Kernels of a device module SMC transforms ------===//
 //
 // The kernels (ptx_kernel calling convention, with a body) of the module
 // that -smc-kernels selects, leaving out variants SMC built itself.
@@ -8,13 +8,8 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
-#include <string>
 
 namespace smc {
-
-/// The source name of a kernel: demangled, without parameters or return
-/// type ("vecAdd", "ns::scale<float>"); the name itself if not mangled.
-std::string kernelSourceName(llvm::StringRef MangledName);
 
 /// Is \p F a kernel with a body (not a declaration)?
 bool isKernel(const llvm::Function &F);

@@ -11,7 +11,8 @@
 //            host.ll
 //===----------------------------------------------------------------------===//
 #include "LaunchRewrite.h"
-#include "KernelSelection.h"
+#include "Diagnostics.h"
+#include "runtime/KernelName.h"
 #include "smc/abi.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -58,8 +59,8 @@ PreservedAnalyses LaunchRewritePass::run(Module &M, ModuleAnalysisManager &) {
       Changed = true;
       OptimizationRemarkEmitter ORE(Call->getFunction());
       ORE.emit([&] {
-        OptimizationRemark R("smc", IsLaunch ? "LaunchRewritten" : "Rewritten",
-                             Call);
+        OptimizationRemark R(RemarkName,
+                             IsLaunch ? "LaunchRewritten" : "Rewritten", Call);
         if (IsLaunch)
           R << "launch of " << launchedKernel(*Call);
         else

@@ -1,4 +1,8 @@
 //===- LaunchRewrite.h - Host launches go through the SMC runtime ---------===//
+//
+// The host-side pass: kernel launches and cudaDeviceReset in a host module
+// call the SMC runtime's entries instead of the CUDA runtime's.
+//===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_LAUNCHREWRITE_H
 #define SMC_PASSES_LAUNCHREWRITE_H
 

@@ -3,7 +3,10 @@
 // Refusals (both variants): grid-wide synchronization, dynamic parallelism,
 // thread block clusters, inline assembly reading %ctaid/%nctaid/%smid,
 // grid-wide barriers built by hand, and call graphs the pass cannot see
-// whole (functions without a body, indirect calls, recursion).
+// whole (functions without a body, indirect calls, recursion).  For a
+// legal kernel, the hardware limits each variant must stay within: the
+// parameter space with the descriptor (both), static shared memory with the
+// worker's slot (__smc).
 //
 // One-chunk mode (__smc): a branch that CTA-uniformity cannot prove uniform
 // sends some threads to the kernel's exit while others can still reach a
@@ -23,22 +26,30 @@
 //            -disable-output in.ll
 //===----------------------------------------------------------------------===//
 #include "Legality.h"
+#include "ABI.h"
 #include "CTAUniformity.h"
+#include "Diagnostics.h"
 #include "GridIndex.h"
 #include "KernelSelection.h"
 
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ValueTracking.h"
-#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Constants.h"
+#include "llvm/IR/DataLayout.h"
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/Debug.h"
+#include "llvm/Support/NVPTXAddrSpace.h"
 #include "llvm/Support/raw_ostream.h"
+
+#define DEBUG_TYPE SMC_NAME
 
 using namespace llvm;
 
@@ -53,9 +64,28 @@ const DILocation *outermostLocation(const Instruction *I) {
   return L;
 }
 
-std::string ModeReason::describe() const {
+// "<detail> at file:line", or the detail alone without debug info.
+static std::string describe(const std::string &Detail,
+                            const Instruction *Where) {
   std::string Loc = sourceLocation(Where);
   return Loc.empty() ? Detail : Detail + " at " + Loc;
+}
+
+std::string ModeReason::describe() const {
+  return smc::describe(Detail, Where);
+}
+
+SmcRefusal KernelLegality::refusal(VariantKind Kind) const {
+  if (!legal())
+    return Refusal;
+  return Limit[static_cast<unsigned>(Kind)].empty() ? SMC_REFUSAL_NONE
+                                                    : SMC_REFUSAL_RESOURCES;
+}
+
+std::string KernelLegality::refusalDetail(VariantKind Kind) const {
+  if (!legal())
+    return describe(Detail, Where);
+  return Limit[static_cast<unsigned>(Kind)];
 }
 
 std::string sourceLocation(const Instruction *I) {
@@ -72,21 +102,53 @@ std::string sourceLocation(const Instruction *I) {
 
 namespace {
 
-bool isBarrier(const CallBase &Call) {
-  const Function *Callee = Call.getCalledFunction();
-  if (!Callee || !Callee->isIntrinsic())
-    return false;
-  StringRef Name = Callee->getName();
-  return Name.starts_with("llvm.nvvm.barrier.cta.") ||
-         Name.starts_with("llvm.nvvm.barrier0") || Name == "llvm.nvvm.barrier";
+// A CTA barrier intrinsic: llvm.nvvm.barrier.cta.{sync,arrive,red}.* (what
+// __syncthreads() and its variants become; IR with the older
+// llvm.nvvm.barrier0 names is upgraded to these when it is read).  The IDs
+// are sorted by name, so the family is one range.
+bool isBarrier(Intrinsic::ID ID) {
+  static_assert(Intrinsic::nvvm_barrier_cta_sync_count -
+                        Intrinsic::nvvm_barrier_cta_arrive_aligned_count ==
+                    17,
+                "the llvm.nvvm.barrier.cta.* family changed");
+  return ID >= Intrinsic::nvvm_barrier_cta_arrive_aligned_count &&
+         ID <= Intrinsic::nvvm_barrier_cta_sync_count;
 }
 
-// Cluster use.  Not isspacep.shared.cluster: an address-space test that
-// CUDA's headers (memcpy_async at -O0) make on any pointer.
-bool isClusterIntrinsic(StringRef Name) {
-  if (Name.starts_with("llvm.nvvm.isspacep."))
-    return false;
-  return Name.contains("cluster") || Name.starts_with("llvm.nvvm.mapa");
+bool isBarrier(const CallBase &Call) {
+  return isBarrier(Call.getIntrinsicID());
+}
+
+// A read of %envreg0..31 (envreg0, envreg1, envreg10, ... envreg9 by name).
+bool isEnvRegRead(Intrinsic::ID ID) {
+  static_assert(Intrinsic::nvvm_read_ptx_sreg_envreg9 -
+                        Intrinsic::nvvm_read_ptx_sreg_envreg0 ==
+                    31,
+                "the llvm.nvvm.read.ptx.sreg.envreg* family changed");
+  return ID >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
+         ID <= Intrinsic::nvvm_read_ptx_sreg_envreg9;
+}
+
+// Cluster use: the NVVM intrinsics named for clusters (special registers,
+// cluster barriers, distributed shared memory, cluster-scope memory
+// operations, cluster launch control; some 90 of them) and mapa.  Not
+// isspacep.shared.cluster: an address-space test that CUDA's headers
+// (memcpy_async at -O0) make on any pointer.  The family is classified once
+// from the intrinsic table; calls are then matched by ID.
+bool isClusterIntrinsic(Intrinsic::ID ID) {
+  static const DenseSet<unsigned> Cluster = [] {
+    DenseSet<unsigned> IDs;
+    for (unsigned I = Intrinsic::not_intrinsic + 1;
+         I < Intrinsic::num_intrinsics; ++I) {
+      StringRef Name = Intrinsic::getBaseName(I);
+      if (Name.starts_with("llvm.nvvm.") &&
+          !Name.starts_with("llvm.nvvm.isspacep.") &&
+          (Name.contains("cluster") || Name.starts_with("llvm.nvvm.mapa")))
+        IDs.insert(I);
+    }
+    return IDs;
+  }();
+  return Cluster.contains(ID);
 }
 
 // Device functions that may be declared without a body and read no grid
@@ -108,10 +170,53 @@ bool isGridSync(StringRef Name) {
          Name.starts_with("cudaCGGetIntrinsicHandle");
 }
 
+// Hardware limits a variant must stay within (PTX ISA, sm_70 and later):
+// 32764 bytes of kernel parameters, 48 KiB of static shared memory.  The
+// descriptor adds to the first; __smc's chunk broadcast slots to the second.
+std::string hardwareLimit(const Function &K, VariantKind Kind) {
+  const DataLayout &DL = K.getParent()->getDataLayout();
+  uint64_t Params = DL.getTypeAllocSize(descriptorType(K.getContext()));
+  for (const Argument &A : K.args())
+    Params += DL.getTypeAllocSize(A.hasByValAttr() ? A.getParamByValType()
+                                                   : A.getType());
+  if (Params > 32764)
+    return std::to_string(Params) +
+           " bytes of parameters with the descriptor, over the 32764 allowed";
+  if (Kind != VariantKind::SMCentric)
+    return "";
+  // Static shared memory the kernel and its callees use.
+  uint64_t Shared = 8; // __smc_dev_slot
+  SmallPtrSet<const GlobalVariable *, 8> Seen;
+  SmallVector<const Function *, 8> Work{&K};
+  SmallPtrSet<const Function *, 8> Visited{&K};
+  while (!Work.empty()) {
+    const Function *F = Work.pop_back_val();
+    for (const Instruction &I : instructions(*F))
+      for (const Value *Op : I.operands()) {
+        const Value *Base = Op->stripPointerCasts();
+        if (auto *CE = dyn_cast<ConstantExpr>(Op))
+          Base = CE->getOperand(0)->stripPointerCasts();
+        if (auto *GV = dyn_cast<GlobalVariable>(Base)) {
+          if (GV->getAddressSpace() == NVPTXAS::ADDRESS_SPACE_SHARED &&
+              Seen.insert(GV).second)
+            Shared += DL.getTypeAllocSize(GV->getValueType());
+        } else if (auto *Callee = dyn_cast<Function>(Base)) {
+          if (!Callee->isDeclaration() && Visited.insert(Callee).second)
+            Work.push_back(Callee);
+        }
+      }
+  }
+  if (Shared > 48 * 1024)
+    return std::to_string(Shared) + " bytes of static shared memory with the "
+                                    "worker's own, over the 49152 allowed";
+  return "";
+}
+
 class KernelChecker {
 public:
-  KernelChecker(Function &K, const GridReaders &Readers)
-      : Kernel(K), Readers(Readers) {}
+  KernelChecker(Function &K, const GridReaders &Readers,
+                FunctionAnalysisManager &FAM)
+      : Kernel(K), Readers(Readers), FAM(FAM) {}
 
   KernelLegality check() {
     for (StringRef Attr :
@@ -120,14 +225,18 @@ public:
         refuse(SMC_REFUSAL_CLUSTER, ("kernel attribute " + Attr).str(),
                nullptr);
     visit(Kernel);
-    if (Result.legal())
-      checkEarlyExit();
+    if (!Result.legal())
+      return Result;
+    checkEarlyExit();
+    for (VariantKind Kind : AllVariantKinds)
+      Result.Limit[static_cast<unsigned>(Kind)] = hardwareLimit(Kernel, Kind);
     return Result;
   }
 
 private:
   Function &Kernel;
   const GridReaders &Readers;
+  FunctionAnalysisManager &FAM;
   KernelLegality Result;
   SmallPtrSet<const Function *, 16> Done, OnPath;
   DenseMap<const Function *, bool> HasBarrier;
@@ -189,12 +298,13 @@ private:
       }
       StringRef Name = Callee->getName();
       if (Callee->isIntrinsic()) {
-        Barrier |= isBarrier(*Call);
-        if (Name.starts_with("llvm.nvvm.read.ptx.sreg.envreg"))
+        Intrinsic::ID ID = Callee->getIntrinsicID();
+        Barrier |= isBarrier(ID);
+        if (isEnvRegRead(ID))
           refuse(SMC_REFUSAL_GRID_SYNC, "read of %envreg (grid workspace)", &I);
-        else if (isClusterIntrinsic(Name))
+        else if (isClusterIntrinsic(ID))
           refuse(SMC_REFUSAL_CLUSTER, ("call of " + Name).str(), &I);
-        else if (Callee->getIntrinsicID() == Intrinsic::nvvm_exit)
+        else if (ID == Intrinsic::nvvm_exit)
           Result.OneChunk.need("executes PTX exit", &I);
         continue;
       }
@@ -414,7 +524,8 @@ private:
   }
 
   static bool isLocalPointer(const Value *Ptr) {
-    return Ptr->getType()->getPointerAddressSpace() == 5 ||
+    return Ptr->getType()->getPointerAddressSpace() ==
+               NVPTXAS::ADDRESS_SPACE_LOCAL ||
            isa<AllocaInst>(pointerBase(Ptr));
   }
 
@@ -431,7 +542,8 @@ private:
     } else {
       return false;
     }
-    return AS != 3 && AS != 5; // not shared, not local
+    return AS != NVPTXAS::ADDRESS_SPACE_SHARED &&
+           AS != NVPTXAS::ADDRESS_SPACE_LOCAL;
   }
 
   // Effect of a call: inline assembly by its text, intrinsics (memory
@@ -527,8 +639,7 @@ private:
   // shape of a grid-wide barrier built by hand, which waits for CTAs that
   // come later: those are refused.
   void checkSpinWaits(Function &F) {
-    DominatorTree DT(F);
-    LoopInfo LI(DT);
+    LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
     for (Loop *Top : LI)
       for (Loop *L : depth_first(Top)) {
         if (loopWrites(*L))
@@ -794,9 +905,8 @@ private:
       for (const BasicBlock *Pred : predecessors(BB))
         Stack.push_back(Pred);
     }
-    DominatorTree DT(Kernel);
-    LoopInfo LI(DT);
-    CTAUniformity Uniformity(Kernel, LI);
+    const CTAUniformity &Uniformity =
+        FAM.getResult<CTAUniformityAnalysis>(Kernel);
     for (BasicBlock &BB : Kernel) {
       Instruction *Term = BB.getTerminator();
       if (Term->getNumSuccessors() < 2)
@@ -829,8 +939,13 @@ LegalityAnalysis::Result LegalityAnalysis::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   Result R;
   GridReaders Readers(M);
-  for (Function *K : MAM.getResult<KernelSelection>(M))
-    R[K] = KernelChecker(*K, Readers).check();
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
+  for (Function *K : MAM.getResult<KernelSelection>(M)) {
+    R[K] = KernelChecker(*K, Readers, FAM).check();
+    LLVM_DEBUG(dbgs() << SMC_NAME ": legality of " << K->getName() << ": "
+                      << smcRefusalText(R[K].Refusal) << "\n");
+  }
   return R;
 }
 
@@ -839,11 +954,8 @@ PreservedAnalyses LegalityPrinterPass::run(Module &M,
   for (auto &[K, L] : MAM.getResult<LegalityAnalysis>(M)) {
     outs() << "kernel " << K->getName() << ": ";
     if (!L.legal()) {
-      outs() << "refused: " << smcRefusalText(L.Refusal) << " (" << L.Detail;
-      std::string Loc = sourceLocation(L.Where);
-      if (!Loc.empty())
-        outs() << " at " << Loc;
-      outs() << ")\n";
+      outs() << "refused: " << smcRefusalText(L.Refusal) << " ("
+             << L.refusalDetail(VariantKind::SMCentric) << ")\n";
       continue;
     }
     outs() << "legal, " << (L.OneChunk ? "one-chunk" : "loop");
@@ -851,6 +963,11 @@ PreservedAnalyses LegalityPrinterPass::run(Module &M,
       outs() << " (" << L.OneChunk.Detail << ")";
     if (L.Ordered)
       outs() << ", ordered (" << L.Ordered.describe() << ")";
+    for (VariantKind Kind : AllVariantKinds)
+      if (SmcRefusal Why = L.refusal(Kind))
+        outs() << "; no " << variantInfo(Kind).Suffix
+               << " variant: " << smcRefusalText(Why) << " ("
+               << L.refusalDetail(Kind) << ")";
     outs() << "\n";
   }
   return PreservedAnalyses::all();

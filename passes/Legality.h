@@ -5,16 +5,19 @@
 // that caused it) and whether its __smc variant must run one chunk per
 // worker because a thread may leave the kernel while others of its CTA
 // still reach a barrier, and whether its CTAs wait on each other, so that
-// its __smc variant must hand out chunks in blockIdx order.
+// its __smc variant must hand out chunks in blockIdx order; for a legal
+// kernel, also the hardware limits (parameter space, static shared memory)
+// each kind of variant would exceed.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_LEGALITY_H
 #define SMC_PASSES_LEGALITY_H
 
-#include "smc/abi.h"
+#include "ABI.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/DebugLoc.h"
 #include "llvm/IR/PassManager.h"
+#include <iterator>
 #include <string>
 
 namespace llvm {
@@ -44,14 +47,24 @@ struct ModeReason {
 };
 
 struct KernelLegality {
+  // Why no variant may be built, if so.
   SmcRefusal Refusal = SMC_REFUSAL_NONE;
   std::string Detail; // what exactly, e.g. "call of cudaLaunchDevice"
   const llvm::Instruction *Where = nullptr;
+
+  // For a legal kernel, the hardware limit its variant of each kind would
+  // exceed (SMC_REFUSAL_RESOURCES), by VariantKind; empty if none.
+  std::string Limit[std::size(AllVariantKinds)];
 
   ModeReason OneChunk; // __smc must use SMC_MODE_ONE_CHUNK
   ModeReason Ordered;  // __smc must claim chunks in blockIdx order
 
   bool legal() const { return Refusal == SMC_REFUSAL_NONE; }
+  /// Why the variant of kind \p Kind may not be built, or
+  /// SMC_REFUSAL_NONE.
+  SmcRefusal refusal(VariantKind Kind) const;
+  /// What exactly refuses it: "<detail> at file:line", or the limit.
+  std::string refusalDetail(VariantKind Kind) const;
 };
 
 /// Legality of each selected kernel, in module order.

@@ -1,5 +1,4 @@
-//===- Options.cpp - Command-line options of the SMC plugin
-//----------------===//
+//===- Options.cpp - Command-line options of the SMC plugin ---------------===//
 //
 // -smc-transforms=<list>  variants to build: smc, slice (comma-separated);
 //                         none selected means the plugin changes nothing.
@@ -8,7 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "Options.h"
 
-#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Regex.h"
 
@@ -28,29 +27,31 @@ static cl::opt<std::string> KernelsOpt(
 
 namespace smc {
 
-TransformSet requestedTransforms(std::string &Error) {
+Expected<TransformSet> requestedTransforms() {
   TransformSet Set;
-  Error.clear();
+  std::string Unknown;
   for (const std::string &Name : TransformsOpt) {
     StringRef T = StringRef(Name).trim();
-    if (T == "smc")
-      Set.SMCentric = true;
-    else if (T == "slice")
-      Set.Slice = true;
+    const VariantKind *Kind = find_if(AllVariantKinds, [&](VariantKind K) {
+      return T == variantInfo(K).Option;
+    });
+    if (Kind != std::end(AllVariantKinds))
+      Set.add(*Kind);
     else if (!T.empty())
-      Error += (Error.empty() ? "" : ", ") + ("'" + T + "'").str();
+      Unknown += (Unknown.empty() ? "" : ", ") + ("'" + T + "'").str();
   }
-  if (!Error.empty())
-    Error = "unknown -smc-transforms value " + Error + " (known: smc, slice)";
+  if (!Unknown.empty())
+    return createStringError("unknown -smc-transforms value " + Unknown +
+                             " (known: smc, slice)");
   return Set;
 }
 
-bool kernelFilterValid(std::string &Error) {
+Error checkKernelFilter() {
   std::string RegexError;
   if (Regex("^(" + KernelsOpt + ")$").isValid(RegexError))
-    return true;
-  Error = "malformed -smc-kernels regex '" + KernelsOpt + "': " + RegexError;
-  return false;
+    return Error::success();
+  return createStringError("malformed -smc-kernels regex '" + KernelsOpt +
+                           "': " + RegexError);
 }
 
 bool kernelSelected(StringRef MangledName, StringRef SourceName) {

@@ -1,5 +1,4 @@
-//===- Options.h - Command-line options of the SMC plugin
-//------------------===//
+//===- Options.h - Command-line options of the SMC plugin -------*- C++ -*-===//
 //
 // The plugin's options (-smc-transforms, -smc-kernels), defined once in
 // Options.cpp and read by the passes through these functions.
@@ -7,26 +6,35 @@
 #ifndef SMC_PASSES_OPTIONS_H
 #define SMC_PASSES_OPTIONS_H
 
+#include "ABI.h"
+
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 namespace smc {
 
 /// Which variants -smc-transforms asks for.
-struct TransformSet {
-  bool SMCentric = false;
-  bool Slice = false;
-  bool any() const { return SMCentric || Slice; }
+class TransformSet {
+public:
+  bool has(VariantKind Kind) const {
+    return Bits >> static_cast<unsigned>(Kind) & 1;
+  }
+  void add(VariantKind Kind) { Bits |= 1u << static_cast<unsigned>(Kind); }
+  bool any() const { return Bits != 0; }
+
+private:
+  unsigned Bits = 0;
 };
 
-/// The variants requested on the command line.  Unknown names are reported
-/// through \p Error (empty when all were understood).
-TransformSet requestedTransforms(std::string &Error);
+/// The variants requested on the command line, or an error naming the
+/// values that are not variant names.
+llvm::Expected<TransformSet> requestedTransforms();
+
+/// Checks the -smc-kernels regex: an error if it is malformed.
+llvm::Error checkKernelFilter();
 
 /// Does -smc-kernels select the kernel with this (mangled or source) name?
 bool kernelSelected(llvm::StringRef MangledName, llvm::StringRef SourceName);
-
-/// Checks the -smc-kernels regex; false with a message if it is malformed.
-bool kernelFilterValid(std::string &Error);
 
 } // namespace smc
 

@@ -1,5 +1,4 @@
-//===- Pipeline.cpp - What -fpass-plugin=SMCPasses.so runs
-//-----------------===//
+//===- Pipeline.cpp - What -fpass-plugin=SMCPasses.so runs ----------------===//
 //
 // Runs at the end of the optimization pipeline (OptimizerLastEP), so that the
 // analyses see optimized kernels with the host stubs already inlined; at -O1
@@ -10,13 +9,13 @@
 //            -smc-transforms=smc,slice -S in.ll
 //===----------------------------------------------------------------------===//
 #include "Pipeline.h"
+#include "ABI.h"
+#include "Diagnostics.h"
 #include "LaunchRewrite.h"
 #include "Options.h"
 #include "SMCVariant.h"
 #include "SliceVariant.h"
-#include "smc/abi.h"
 
-#include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"
 #include "llvm/Transforms/InstCombine/InstCombine.h"
@@ -29,15 +28,13 @@ using namespace llvm;
 namespace smc {
 
 PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
-  std::string Error;
-  TransformSet Transforms = requestedTransforms(Error);
-  if (Error.empty())
-    kernelFilterValid(Error);
-  if (!Error.empty()) {
-    M.getContext().diagnose(
-        DiagnosticInfoGeneric(Twine("SMC: ") + Error, DS_Error));
+  Expected<TransformSet> Requested = requestedTransforms();
+  Error Bad = Requested ? checkKernelFilter() : Requested.takeError();
+  if (Bad) {
+    reportError(M.getContext(), std::move(Bad));
     return PreservedAnalyses::all();
   }
+  const TransformSet &Transforms = *Requested;
   if (!Transforms.any())
     return PreservedAnalyses::all();
 
@@ -45,10 +42,10 @@ PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
     return LaunchRewritePass().run(M, MAM);
 
   PreservedAnalyses PA = PreservedAnalyses::all();
-  if (Transforms.SMCentric)
+  if (Transforms.has(VariantKind::SMCentric))
     PA.intersect(SMCVariantPass().run(M, MAM));
   MAM.invalidate(M, PA);
-  if (Transforms.Slice)
+  if (Transforms.has(VariantKind::Slice))
     PA.intersect(SliceVariantPass().run(M, MAM));
   if (Level != OptimizationLevel::O0) {
     FunctionAnalysisManager &FAM =
@@ -60,8 +57,7 @@ PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
     Tidy.addPass(SimplifyCFGPass());
     MAM.invalidate(M, PA);
     for (Function &F : M)
-      if (!F.isDeclaration() && (F.getName().ends_with(SMC_SUFFIX_SMC) ||
-                                 F.getName().ends_with(SMC_SUFFIX_SLICE)))
+      if (!F.isDeclaration() && isVariantName(F.getName()))
         Tidy.run(F, FAM);
   }
   return PreservedAnalyses::none();

@@ -1,5 +1,8 @@
-//===- Pipeline.h - What -fpass-plugin=SMCPasses.so runs
-//-------------------===//
+//===- Pipeline.h - What -fpass-plugin=SMCPasses.so runs --------*- C++ -*-===//
+//
+// The smc pass: what clang runs at the end of its optimization pipeline, on
+// the device module and on the host module of every CUDA compile.
+//===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_PIPELINE_H
 #define SMC_PASSES_PIPELINE_H
 

@@ -1,5 +1,4 @@
-//===- Plugin.cpp - The SMC pass plugin's single entry
-//---------------------===//
+//===- Plugin.cpp - The SMC pass plugin's single entry --------------------===//
 //
 // Registers every SMC pass and analysis once:
 //  - for clang (-fpass-plugin=SMCPasses.so): the smc pipeline at the end of
@@ -11,11 +10,13 @@
 //      smc-launch-rewrite   host launches -> SMC runtime entries
 //      smc-print-abi        print the nvptx64 ABI layout
 //      print<smc-kernels>   the selected kernels
-//      print<smc-legality>  refusals and the one-chunk decision
+//      print<smc-legality>  refusals (also hardware limits) and modes
+//      print<smc-cta-uniformity>  uniform and divergent branches (function)
 //
 // USAGE: clang++ -fpass-plugin=SMCPasses.so -mllvm -smc-transforms=smc,slice
 //===----------------------------------------------------------------------===//
 #include "ABI.h"
+#include "CTAUniformity.h"
 #include "KernelSelection.h"
 #include "LaunchRewrite.h"
 #include "Legality.h"
@@ -50,12 +51,24 @@ static bool parseModulePass(StringRef Name, ModulePassManager &MPM,
   return true;
 }
 
+static bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
+                              ArrayRef<PassBuilder::PipelineElement>) {
+  if (Name != "print<smc-cta-uniformity>")
+    return false;
+  FPM.addPass(CTAUniformityPrinterPass());
+  return true;
+}
+
 static void registerSMC(PassBuilder &PB) {
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
     MAM.registerPass([] { return KernelSelection(); });
     MAM.registerPass([] { return LegalityAnalysis(); });
   });
+  PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
+    FAM.registerPass([] { return CTAUniformityAnalysis(); });
+  });
   PB.registerPipelineParsingCallback(parseModulePass);
+  PB.registerPipelineParsingCallback(parseFunctionPass);
   PB.registerOptimizerLastEPCallback(
       [](ModulePassManager &MPM, OptimizationLevel Level, ThinOrFullLTOPhase) {
         MPM.addPass(SMCPipelinePass(Level));

@@ -1,5 +1,4 @@
-//===- SMCVariant.cpp - Build the SM-centric variant K__smc
-//----------------===//
+//===- SMCVariant.cpp - Build the SM-centric variant K__smc ---------------===//
 //
 // K__smc(args..., desc) is K wrapped in a loop over chunks:
 //
@@ -21,6 +20,7 @@
 #include "SMCVariant.h"
 #include "ABI.h"
 #include "DeviceLibrary.h"
+#include "Diagnostics.h"
 #include "GridIndex.h"
 #include "VariantDriver.h"
 
@@ -30,17 +30,19 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include <optional>
 
 using namespace llvm;
 
 namespace smc {
 
-static Function *buildSMCVariant(Function &K, const KernelLegality &L,
-                                 const DeviceLibrary &Lib, SmcRefusal &Refusal,
-                                 std::string &Message, std::string &Summary) {
-  VariantStart S;
-  if (!startVariant(K, SMC_SUFFIX_SMC, S, Refusal, Message))
-    return nullptr;
+static Expected<BuiltVariant> buildSMCVariant(Function &K,
+                                              const KernelLegality &L,
+                                              const DeviceLibrary &Lib) {
+  Expected<VariantStart> Started = startVariant(K, VariantKind::SMCentric);
+  if (!Started)
+    return Started.takeError();
+  VariantStart &S = *Started;
   Function *V = S.V;
   SmallVector<ReturnInst *, 4> Returns;
   for (Instruction &I : instructions(*V))
@@ -68,8 +70,8 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
   B.SetInsertPoint(Dispatch);
   PHINode *ChunkId = B.CreatePHI(I32, 2, "smc.chunk.id");
   ChunkId->addIncoming(LibCalls.back(), Entry);
-  B.CreateCondBr(B.CreateICmpEQ(ChunkId, B.getInt32(~0u), "smc.done"), Exit,
-                 Chunk);
+  B.CreateCondBr(B.CreateICmpEQ(ChunkId, B.getInt32(SMC_NO_CHUNK), "smc.done"),
+                 Exit, Chunk);
 
   B.SetInsertPoint(Chunk);
   std::array<Value *, 3> BlockIdx =
@@ -94,36 +96,35 @@ static Function *buildSMCVariant(Function &K, const KernelLegality &L,
     InlineFunctionInfo IFI;
     if (!InlineFunction(*Call, IFI).isSuccess()) {
       V->eraseFromParent();
-      Refusal = SMC_REFUSAL_NOT_INLINABLE;
-      Message = "the SMC worker library";
-      return nullptr;
+      return make_error<RefusalError>(SMC_REFUSAL_NOT_INLINABLE,
+                                      "the SMC worker library");
     }
   }
-  Summary = L.OneChunk ? "one chunk per worker: " + L.OneChunk.describe()
-                       : std::string("persistent workers");
+  std::string Summary = L.OneChunk
+                            ? "one chunk per worker: " + L.OneChunk.describe()
+                            : std::string("persistent workers");
   // The reason and the line of the wait, so the user sees why the variant
   // ignores the queue orders.
   if (L.Ordered)
     Summary += "; chunks in blockIdx order: " + L.Ordered.describe();
   Summary +=
       "; " + std::to_string(S.NumReads) + " blockIdx/gridDim reads replaced";
-  return V;
+  return BuiltVariant{V, std::move(Summary)};
 }
 
 PreservedAnalyses SMCVariantPass::run(Module &M, ModuleAnalysisManager &MAM) {
-  DeviceLibrary Lib;
-  std::string LibError;
-  bool LibLinked = false;
+  // Linked on the first kernel that gets a variant.
+  std::optional<DeviceLibrary> Lib;
   PreservedAnalyses PA = runVariantBuilder(
-      M, MAM, /*Slice=*/false,
-      [&](Function &K, const KernelLegality &L, SmcRefusal &Refusal,
-          std::string &Message, std::string &Summary) -> Function * {
-        if (!LibLinked && !linkDeviceLibrary(M, Lib, LibError)) {
-          M.getContext().emitError("SMC: " + LibError);
-          return nullptr;
+      M, MAM, VariantKind::SMCentric,
+      [&](Function &K, const KernelLegality &L) -> Expected<BuiltVariant> {
+        if (!Lib) {
+          Expected<DeviceLibrary> Linked = linkDeviceLibrary(M);
+          if (!Linked)
+            return Linked.takeError();
+          Lib = *Linked;
         }
-        LibLinked = true;
-        return buildSMCVariant(K, L, Lib, Refusal, Message, Summary);
+        return buildSMCVariant(K, L, *Lib);
       });
   dropUnusedDeviceLibrary(M);
   return PA;

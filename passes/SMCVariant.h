@@ -1,4 +1,8 @@
 //===- SMCVariant.h - Build the SM-centric variant K__smc -----------------===//
+//
+// K__smc runs the chunks of the original grid in workers that the runtime
+// places per SM (SMCVariant.cpp shows the shape of the variant).
+//===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_SMCVARIANT_H
 #define SMC_PASSES_SMCVARIANT_H
 

@@ -1,7 +1,7 @@
-//===- SliceVariant.cpp - Build the slice variant K__slice
-//-----------------===//
+//===- SliceVariant.cpp - Build the slice variant K__slice ----------------===//
 //
-// Index rectification (Kernelet, sec. 4.1): K__slice(args..., desc) is
+// Index rectification (the paper "Kernelet: High-Throughput GPU Kernel
+// Executions with Dynamic Slicing and Scheduling"): K__slice(args..., desc) is
 // launched as a 1-D grid of `count` CTAs and runs the original chunks
 // [slice_offset, slice_offset + count).  Its CTA b computes the chunk
 // slice_offset + b and, from the original grid in the descriptor, the
@@ -24,11 +24,11 @@ using namespace llvm;
 
 namespace smc {
 
-static Function *buildSliceVariant(Function &K, SmcRefusal &Refusal,
-                                   std::string &Message, std::string &Summary) {
-  VariantStart S;
-  if (!startVariant(K, SMC_SUFFIX_SLICE, S, Refusal, Message))
-    return nullptr;
+static Expected<BuiltVariant> buildSliceVariant(Function &K) {
+  Expected<VariantStart> Started = startVariant(K, VariantKind::Slice);
+  if (!Started)
+    return Started.takeError();
+  VariantStart &S = *Started;
   IRBuilder<> B(S.V->getContext());
   positionAtEnd(B, S.Entry);
   Value *Offset =
@@ -42,17 +42,15 @@ static Function *buildSliceVariant(Function &K, SmcRefusal &Refusal,
   B.CreateBr(S.Body);
 
   replaceGridReads(S.Reads, BlockIdx, S.Grid);
-  Summary = "index rectification; " + std::to_string(S.NumReads) +
-            " blockIdx/gridDim reads replaced";
-  return S.V;
+  return BuiltVariant{S.V, "index rectification; " +
+                               std::to_string(S.NumReads) +
+                               " blockIdx/gridDim reads replaced"};
 }
+
 PreservedAnalyses SliceVariantPass::run(Module &M, ModuleAnalysisManager &MAM) {
   return runVariantBuilder(
-      M, MAM, /*Slice=*/true,
-      [&](Function &K, const KernelLegality &, SmcRefusal &Refusal,
-          std::string &Message, std::string &Summary) {
-        return buildSliceVariant(K, Refusal, Message, Summary);
-      });
+      M, MAM, VariantKind::Slice,
+      [](Function &K, const KernelLegality &) { return buildSliceVariant(K); });
 }
 
 } // namespace smc

@@ -1,4 +1,8 @@
 //===- SliceVariant.h - Build the slice variant K__slice ------------------===//
+//
+// K__slice runs a contiguous range of the original grid's chunks as a
+// smaller launch, so that kernels can run in slices next to each other.
+//===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_SLICEVARIANT_H
 #define SMC_PASSES_SLICEVARIANT_H
 

@@ -8,22 +8,34 @@
 #ifndef SMC_PASSES_VARIANTDRIVER_H
 #define SMC_PASSES_VARIANTDRIVER_H
 
+#include "ABI.h"
 #include "Legality.h"
 
-#include "llvm/ADT/FunctionExtras.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/IR/PassManager.h"
+#include "llvm/Support/Error.h"
+#include <string>
 
 namespace smc {
 
-/// Builds one variant of kernel K.  Returns the variant, or null with a
-/// refusal code and message; fills Summary with what was done.
-using VariantBuilder = llvm::function_ref<llvm::Function *(
-    llvm::Function &K, const KernelLegality &L, SmcRefusal &Refusal,
-    std::string &Message, std::string &Summary)>;
+/// A variant a builder made, and what it did (for the remark).
+struct BuiltVariant {
+  llvm::Function *V = nullptr;
+  std::string Summary;
+};
 
+/// Builds one variant of the legal kernel K: the variant, a RefusalError
+/// when K cannot have it after all, or another error when the build itself
+/// failed (reported as a compiler error; the driver stops).
+using VariantBuilder = llvm::function_ref<llvm::Expected<BuiltVariant>(
+    llvm::Function &K, const KernelLegality &L)>;
+
+/// Builds the variants of kind \p Kind of every selected kernel with
+/// \p Build.
 llvm::PreservedAnalyses runVariantBuilder(llvm::Module &M,
                                           llvm::ModuleAnalysisManager &MAM,
-                                          bool Slice, VariantBuilder Build);
+                                          VariantKind Kind,
+                                          VariantBuilder Build);
 
 } // namespace smc
 

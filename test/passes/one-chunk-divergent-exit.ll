@@ -9,9 +9,13 @@
 ; RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=IR < %t.ll
 ; RUN: %opt %load_smc -passes=smc-variant -S %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=SMCONLY
 ; RUN: %opt %load_smc -passes=smc-slice -S %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=SLICEONLY
+; RUN: %opt %load_smc -passes='print<smc-cta-uniformity>' -disable-output %s | FileCheck %s --check-prefix=UNIFORM
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
+
+; UNIFORM-LABEL: CTA uniformity of stencil:
+; UNIFORM-NEXT: %entry: divergent branch
 
 ; LEGAL: kernel stencil: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 

@@ -8,9 +8,19 @@
 ;
 ; RUN: %opt %load_smc -passes='print<smc-legality>' -disable-output %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=LEGAL
 ; RUN: %opt %load_smc -passes=smc -smc-transforms=smc -S %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=IR
+; RUN: %opt %load_smc -passes='print<smc-cta-uniformity>' -disable-output %s | FileCheck %s --check-prefix=UNIFORM
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
+
+; The outer branch on threadIdx.x is divergent; the inner one is uniform,
+; but only some threads reach it.
+; UNIFORM-LABEL: CTA uniformity of argGuard:
+; UNIFORM-NEXT: %entry: divergent branch
+; UNIFORM-NEXT: %check: uniform branch, in a divergent region
+; UNIFORM-LABEL: CTA uniformity of blockGuard:
+; UNIFORM-NEXT: %entry: divergent branch
+; UNIFORM-NEXT: %check: uniform branch, in a divergent region
 
 ; LEGAL: kernel argGuard: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 ; LEGAL-NEXT: kernel blockGuard: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)

@@ -8,9 +8,17 @@
 ;
 ; RUN: %opt %load_smc -passes='print<smc-legality>' -disable-output %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=LEGAL
 ; RUN: %opt %load_smc -passes=smc -smc-transforms=smc -S %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=IR
+; RUN: %opt %load_smc -passes='print<smc-cta-uniformity>' -disable-output %s | FileCheck %s --check-prefix=UNIFORM
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
+
+; The bounds check in the body is divergent, the loop's exit stays uniform.
+; UNIFORM-LABEL: CTA uniformity of tiledChecked:
+; UNIFORM-NEXT: %entry: uniform branch
+; UNIFORM-NEXT: %loop: divergent branch
+; UNIFORM-NEXT: %load: in a divergent region
+; UNIFORM-NEXT: %join: uniform branch
 
 ; LEGAL: kernel tiledChecked: legal, loop
 

@@ -6,9 +6,15 @@
 ; RUN: %opt %load_smc -passes='print<smc-legality>' -disable-output %s | FileCheck %s -DABI=%smc_abi_version --check-prefix=LEGAL
 ; RUN: %opt %load_smc -passes=smc -smc-transforms=smc -pass-remarks=smc -S %s -o %t.ll 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK
 ; RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=IR < %t.ll
+; RUN: %opt %load_smc -passes='print<smc-cta-uniformity>' -disable-output %s | FileCheck %s --check-prefix=UNIFORM
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
+
+; The loop's exit is uniform.
+; UNIFORM-LABEL: CTA uniformity of tiled:
+; UNIFORM-NEXT: %entry: uniform branch
+; UNIFORM-NEXT: %loop: uniform branch
 
 ; LEGAL: kernel tiled: legal, loop
 
