@@ -19,7 +19,7 @@ namespace smc {
 namespace {
 
 // Counter blocks are carved from slabs of this many blocks.
-constexpr size_t kCounterBlocksPerSlab = 64;
+constexpr size_t CounterBlocksPerSlab = 64;
 
 // Which stream a counter block serves.
 enum StreamKind : int {
@@ -31,161 +31,161 @@ enum StreamKind : int {
 // A stream's counter block on one device state: after a cudaDeviceReset the
 // device has a new state, so slots of the old one never match again.
 struct CounterSlot {
-  uint32_t *block;
-  uint64_t id;
-  const DeviceState *state;
-  int kind;
+  uint32_t *Block;
+  uint64_t Id;
+  const DeviceState *State;
+  int Kind;
 };
-constexpr unsigned kCounterSlots = 4;
-thread_local CounterSlot tlCounters[kCounterSlots];
-thread_local unsigned tlCountersNext;
-thread_local uint64_t tlThreadNumber;
-std::atomic<uint64_t> threadCount{0};
+constexpr unsigned NumCounterSlots = 4;
+thread_local CounterSlot TlCounters[NumCounterSlots];
+thread_local unsigned TlCountersNext;
+thread_local uint64_t TlThreadNumber;
+std::atomic<uint64_t> ThreadCount{0};
 
 } // namespace
 
-uint32_t *deviceBuffer(DeviceState &dev, const void *host, size_t bytes,
-                       std::string &error) {
-  void *ptr = nullptr;
-  cudaError_t err = cudaMalloc(&ptr, bytes);
-  if (err != cudaSuccess) {
-    error = failed("cudaMalloc", err);
+uint32_t *deviceBuffer(DeviceState &Dev, const void *Host, size_t Bytes,
+                       std::string &Error) {
+  void *Ptr = nullptr;
+  cudaError_t Err = cudaMalloc(&Ptr, Bytes);
+  if (Err != cudaSuccess) {
+    Error = failed("cudaMalloc", Err);
     return nullptr;
   }
-  err = host ? cudaMemcpyAsync(ptr, host, bytes, cudaMemcpyHostToDevice,
-                               dev.stream)
-             : cudaMemsetAsync(ptr, 0, bytes, dev.stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize(dev.stream);
-  if (err != cudaSuccess) {
+  Err = Host ? cudaMemcpyAsync(Ptr, Host, Bytes, cudaMemcpyHostToDevice,
+                               Dev.Stream)
+             : cudaMemsetAsync(Ptr, 0, Bytes, Dev.Stream);
+  if (Err == cudaSuccess)
+    Err = cudaStreamSynchronize(Dev.Stream);
+  if (Err != cudaSuccess) {
     // Not freed: cudaFree could synchronize with a capturing stream.
-    error = failed("copying to the device", err);
+    Error = failed("copying to the device", Err);
     return nullptr;
   }
-  return static_cast<uint32_t *>(ptr);
+  return static_cast<uint32_t *>(Ptr);
 }
 
-uint32_t *newCounterBlock(DeviceState &dev) {
-  if (dev.slabLeft == 0) {
-    std::string error;
-    uint32_t *slab = deviceBuffer(
-        dev, nullptr, kCounterBlocksPerSlab * dev.counterWords * 4, error);
-    if (!slab) {
+uint32_t *newCounterBlock(DeviceState &Dev) {
+  if (Dev.SlabLeft == 0) {
+    std::string Error;
+    uint32_t *Slab = deviceBuffer(
+        Dev, nullptr, CounterBlocksPerSlab * Dev.CounterWords * 4, Error);
+    if (!Slab) {
       tell("cannot allocate launch counters on device " +
-           std::to_string(dev.ordinal) + ": " + error);
+           std::to_string(Dev.Ordinal) + ": " + Error);
       return nullptr;
     }
-    dev.slab = slab;
-    dev.slabLeft = kCounterBlocksPerSlab;
+    Dev.Slab = Slab;
+    Dev.SlabLeft = CounterBlocksPerSlab;
   }
-  uint32_t *block = dev.slab;
-  dev.slab += dev.counterWords;
-  --dev.slabLeft;
-  return block;
+  uint32_t *Block = Dev.Slab;
+  Dev.Slab += Dev.CounterWords;
+  --Dev.SlabLeft;
+  return Block;
 }
 
-void useCounterBlock(SmcDescriptor &desc, uint32_t *block, unsigned numSMs) {
-  desc.worker_count = block;
-  desc.queue_next = block + size_t(numSMs) * SMC_COUNTER_STRIDE;
-  desc.launch_counters = block + 2 * size_t(numSMs) * SMC_COUNTER_STRIDE;
+void useCounterBlock(SmcDescriptor &Desc, uint32_t *Block, unsigned NumSMs) {
+  Desc.worker_count = Block;
+  Desc.queue_next = Block + size_t(NumSMs) * SMC_COUNTER_STRIDE;
+  Desc.launch_counters = Block + 2 * size_t(NumSMs) * SMC_COUNTER_STRIDE;
 }
 
-DeviceState *deviceState(int ordinal) {
-  Globals &g = globals();
-  if (ordinal < 0)
+DeviceState *deviceState(int Ordinal) {
+  Globals &G = globals();
+  if (Ordinal < 0)
     return nullptr;
-  if (g.devices.size() <= size_t(ordinal))
-    g.devices.resize(size_t(ordinal) + 1);
-  if (g.devices[ordinal])
-    return g.devices[ordinal].get();
+  if (G.Devices.size() <= size_t(Ordinal))
+    G.Devices.resize(size_t(Ordinal) + 1);
+  if (G.Devices[Ordinal])
+    return G.Devices[Ordinal].get();
 
-  auto dev = std::make_unique<DeviceState>();
-  dev->ordinal = ordinal;
-  int sms = 0;
-  cudaError_t err =
-      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, ordinal);
-  if (err != cudaSuccess || sms <= 0) {
-    if (err != cudaSuccess)
+  auto Dev = std::make_unique<DeviceState>();
+  Dev->Ordinal = Ordinal;
+  int Sms = 0;
+  cudaError_t Err =
+      cudaDeviceGetAttribute(&Sms, cudaDevAttrMultiProcessorCount, Ordinal);
+  if (Err != cudaSuccess || Sms <= 0) {
+    if (Err != cudaSuccess)
       cudaGetLastError();
     return nullptr;
   }
-  dev->numSMs = unsigned(sms);
-  dev->counterWords = SMC_COUNTER_BLOCK_WORDS(size_t(sms));
-  err = cudaStreamCreateWithFlags(&dev->stream, cudaStreamNonBlocking);
-  if (err != cudaSuccess) {
-    tell("cannot create a stream on device " + std::to_string(ordinal) + ": " +
-         failed("cudaStreamCreateWithFlags", err) +
+  Dev->NumSMs = unsigned(Sms);
+  Dev->CounterWords = SMC_COUNTER_BLOCK_WORDS(size_t(Sms));
+  Err = cudaStreamCreateWithFlags(&Dev->Stream, cudaStreamNonBlocking);
+  if (Err != cudaSuccess) {
+    tell("cannot create a stream on device " + std::to_string(Ordinal) + ": " +
+         failed("cudaStreamCreateWithFlags", Err) +
          "; its kernels run the original");
     return nullptr;
   }
   if (stats::enabled()) {
-    cudaDeviceProp prop;
-    if (cudaGetDeviceProperties(&prop, ordinal) == cudaSuccess)
-      dev->name = prop.name;
+    cudaDeviceProp Prop;
+    if (cudaGetDeviceProperties(&Prop, Ordinal) == cudaSuccess)
+      Dev->Name = Prop.name;
     else
       cudaGetLastError();
-    std::string error;
-    dev->statsBlock = deviceBuffer(
-        *dev, nullptr, SMC_STATS_WORDS(dev->numSMs) * sizeof(uint32_t), error);
-    if (!dev->statsBlock)
+    std::string Error;
+    Dev->StatsBlock = deviceBuffer(
+        *Dev, nullptr, SMC_STATS_WORDS(Dev->NumSMs) * sizeof(uint32_t), Error);
+    if (!Dev->StatsBlock)
       tell("SMC_STATS: no statistics block on device " +
-           std::to_string(ordinal) + ": " + error);
+           std::to_string(Ordinal) + ": " + Error);
   }
-  g.devices[ordinal] = std::move(dev);
-  return g.devices[ordinal].get();
+  G.Devices[Ordinal] = std::move(Dev);
+  return G.Devices[Ordinal].get();
 }
 
-uint32_t *streamCounters(DeviceState &dev, cudaStream_t stream,
-                         bool &allocFailed) {
-  allocFailed = false;
-  int kind;
-  uint64_t id;
-  if (stream == cudaStreamLegacy) {
-    kind = LegacyStream;
-    id = 0;
-  } else if (stream == cudaStreamPerThread) {
-    if (tlThreadNumber == 0)
-      tlThreadNumber = threadCount.fetch_add(1) + 1;
-    kind = PerThreadStream;
-    id = tlThreadNumber;
+uint32_t *streamCounters(DeviceState &Dev, cudaStream_t Stream,
+                         bool &AllocFailed) {
+  AllocFailed = false;
+  int Kind;
+  uint64_t Id;
+  if (Stream == cudaStreamLegacy) {
+    Kind = LegacyStream;
+    Id = 0;
+  } else if (Stream == cudaStreamPerThread) {
+    if (TlThreadNumber == 0)
+      TlThreadNumber = ThreadCount.fetch_add(1) + 1;
+    Kind = PerThreadStream;
+    Id = TlThreadNumber;
   } else {
-    unsigned long long streamId = 0;
-    if (cudaStreamGetId(stream, &streamId) != cudaSuccess) {
+    unsigned long long StreamId = 0;
+    if (cudaStreamGetId(Stream, &StreamId) != cudaSuccess) {
       cudaGetLastError();
       return nullptr;
     }
-    kind = NamedStream;
-    id = streamId;
+    Kind = NamedStream;
+    Id = StreamId;
   }
-  for (const CounterSlot &s : tlCounters)
-    if (s.block && s.id == id && s.kind == kind && s.state == &dev)
-      return s.block;
+  for (const CounterSlot &S : TlCounters)
+    if (S.Block && S.Id == Id && S.Kind == Kind && S.State == &Dev)
+      return S.Block;
 
-  uint32_t *block;
+  uint32_t *Block;
   {
-    Globals &g = globals();
-    std::lock_guard<std::mutex> lock(g.mutex);
-    RelaxedCaptureMode relaxed;
-    uint32_t *&slot = dev.streamCounters[{kind, id}];
-    if (!slot)
-      slot = newCounterBlock(dev);
-    block = slot;
-    if (!block) {
-      dev.streamCounters.erase({kind, id});
-      allocFailed = true;
+    Globals &G = globals();
+    std::lock_guard<std::mutex> Lock(G.Mutex);
+    RelaxedCaptureMode Relaxed;
+    uint32_t *&Slot = Dev.StreamCounters[{Kind, Id}];
+    if (!Slot)
+      Slot = newCounterBlock(Dev);
+    Block = Slot;
+    if (!Block) {
+      Dev.StreamCounters.erase({Kind, Id});
+      AllocFailed = true;
       return nullptr;
     }
   }
-  tlCounters[tlCountersNext++ % kCounterSlots] =
-      CounterSlot{block, id, &dev, kind};
-  return block;
+  TlCounters[TlCountersNext++ % NumCounterSlots] =
+      CounterSlot{Block, Id, &Dev, Kind};
+  return Block;
 }
 
-uint32_t *captureCounters(DeviceState &dev) {
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  RelaxedCaptureMode relaxed;
-  return newCounterBlock(dev);
+uint32_t *captureCounters(DeviceState &Dev) {
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  RelaxedCaptureMode Relaxed;
+  return newCounterBlock(Dev);
 }
 
 // The device's memory, modules and streams go with its context, so the
@@ -193,27 +193,27 @@ uint32_t *captureCounters(DeviceState &dev) {
 // variants, prepared launches) and builds them again at the next launch.
 // Launches must not race with a reset, as CUDA itself requires.
 void retireCurrentDevice() {
-  int device = -1;
-  if (cudaGetDevice(&device) != cudaSuccess) {
+  int Device = -1;
+  if (cudaGetDevice(&Device) != cudaSuccess) {
     cudaGetLastError();
     return;
   }
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  if (size_t(device) < g.devices.size() && g.devices[device])
-    g.retiredDevices.push_back(std::move(g.devices[device]));
-  for (auto it = g.smcVariants.begin(); it != g.smcVariants.end();) {
-    if (it->second->device->ordinal == device)
-      it = g.smcVariants.erase(it);
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  if (size_t(Device) < G.Devices.size() && G.Devices[Device])
+    G.RetiredDevices.push_back(std::move(G.Devices[Device]));
+  for (auto It = G.SmcVariants.begin(); It != G.SmcVariants.end();) {
+    if (It->second->Device->Ordinal == Device)
+      It = G.SmcVariants.erase(It);
     else
-      ++it;
+      ++It;
   }
-  for (auto it = g.kernels.begin(); it != g.kernels.end();) {
-    if (it->first.second == device) {
-      g.retiredKernels.push_back(std::move(it->second));
-      it = g.kernels.erase(it);
+  for (auto It = G.Kernels.begin(); It != G.Kernels.end();) {
+    if (It->first.second == Device) {
+      G.RetiredKernels.push_back(std::move(It->second));
+      It = G.Kernels.erase(It);
     } else {
-      ++it;
+      ++It;
     }
   }
   policiesChanged(); // no thread-local prepared launch matches any more

@@ -12,72 +12,73 @@ namespace driver {
 namespace {
 
 struct Resolved {
-  Api functions{};
-  bool ok = false;
-  std::string error;
+  Api Functions{};
+  bool Ok = false;
+  std::string Error;
 };
 
-// Looks up `symbol` at the ABI `version` of the PFN_ typedef `fn` has.
+// Looks up `Symbol` at the ABI `Version` of the PFN_ typedef `Function` has.
 template <typename Fn>
-bool lookUp(const char *symbol, unsigned version, Fn &fn, std::string &error) {
-  void *address = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
+bool lookUp(const char *Symbol, unsigned Version, Fn &Function,
+            std::string &Error) {
+  void *Address = nullptr;
+  cudaDriverEntryPointQueryResult Status = cudaDriverEntryPointSymbolNotFound;
   // Legacy stream semantics for functions that take a stream: the caller
   // passes CU_STREAM_PER_THREAD explicitly when it means that stream.
-  cudaError_t err = cudaGetDriverEntryPointByVersion(
-      symbol, &address, version, cudaEnableLegacyStream, &status);
-  if (err != cudaSuccess || status != cudaDriverEntryPointSuccess || !address) {
-    if (err != cudaSuccess)
+  cudaError_t Err = cudaGetDriverEntryPointByVersion(
+      Symbol, &Address, Version, cudaEnableLegacyStream, &Status);
+  if (Err != cudaSuccess || Status != cudaDriverEntryPointSuccess || !Address) {
+    if (Err != cudaSuccess)
       cudaGetLastError(); // do not leave our failure as the last error
-    error = std::string("cannot get driver function ") + symbol + ": " +
-            (err != cudaSuccess ? cudaGetErrorName(err)
-             : status == cudaDriverEntryPointVersionNotSufficent
+    Error = std::string("cannot get driver function ") + Symbol + ": " +
+            (Err != cudaSuccess ? cudaGetErrorName(Err)
+             : Status == cudaDriverEntryPointVersionNotSufficent
                  ? "the driver is too old"
                  : "symbol not found");
     return false;
   }
-  fn = reinterpret_cast<Fn>(address);
+  Function = reinterpret_cast<Fn>(Address);
   return true;
 }
 
 Resolved resolve() {
-  Resolved r;
-  Api &a = r.functions;
-  r.ok = lookUp("cuFuncGetModule", 11000, a.funcGetModule, r.error) &&
-         lookUp("cuFuncGetName", 12030, a.funcGetName, r.error) &&
-         lookUp("cuModuleGetFunction", 2000, a.moduleGetFunction, r.error) &&
-         lookUp("cuModuleGetGlobal", 3020, a.moduleGetGlobal, r.error) &&
-         lookUp("cuLaunchKernel", 4000, a.launchKernel, r.error) &&
+  Resolved R;
+  Api &A = R.Functions;
+  R.Ok = lookUp("cuFuncGetModule", 11000, A.FuncGetModule, R.Error) &&
+         lookUp("cuFuncGetName", 12030, A.FuncGetName, R.Error) &&
+         lookUp("cuModuleGetFunction", 2000, A.ModuleGetFunction, R.Error) &&
+         lookUp("cuModuleGetGlobal", 3020, A.ModuleGetGlobal, R.Error) &&
+         lookUp("cuLaunchKernel", 4000, A.LaunchKernel, R.Error) &&
          lookUp("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
-                a.occupancy, r.error) &&
-         lookUp("cuFuncSetAttribute", 9000, a.funcSetAttribute, r.error) &&
-         lookUp("cuFuncGetParamInfo", 12040, a.funcGetParamInfo, r.error) &&
-         lookUp("cuGraphKernelNodeGetParams", 12000, a.graphKernelNodeGetParams,
-                r.error) &&
-         lookUp("cuGraphKernelNodeSetParams", 12000, a.graphKernelNodeSetParams,
-                r.error) &&
-         lookUp("cuGetErrorName", 6000, a.getErrorName, r.error);
-  return r;
+                A.Occupancy, R.Error) &&
+         lookUp("cuFuncSetAttribute", 9000, A.FuncSetAttribute, R.Error) &&
+         lookUp("cuFuncGetParamInfo", 12040, A.FuncGetParamInfo, R.Error) &&
+         lookUp("cuGraphKernelNodeGetParams", 12000, A.GraphKernelNodeGetParams,
+                R.Error) &&
+         lookUp("cuGraphKernelNodeSetParams", 12000, A.GraphKernelNodeSetParams,
+                R.Error) &&
+         lookUp("cuGetErrorName", 6000, A.GetErrorName, R.Error);
+  return R;
 }
 
 } // namespace
 
-const Api *api(std::string *error) {
-  static const Resolved resolved = resolve();
-  if (!resolved.ok) {
-    if (error)
-      *error = resolved.error;
+const Api *api(std::string *Error) {
+  static const Resolved Lookup = resolve();
+  if (!Lookup.Ok) {
+    if (Error)
+      *Error = Lookup.Error;
     return nullptr;
   }
-  return &resolved.functions;
+  return &Lookup.Functions;
 }
 
-std::string resultText(CUresult result) {
-  const char *name = nullptr;
-  const Api *a = api();
-  if (!a || a->getErrorName(result, &name) != CUDA_SUCCESS || !name)
-    name = "CUDA_ERROR";
-  return std::string(name) + " (" + std::to_string(int(result)) + ")";
+std::string resultText(CUresult Result) {
+  const char *Name = nullptr;
+  const Api *A = api();
+  if (!A || A->GetErrorName(Result, &Name) != CUDA_SUCCESS || !Name)
+    Name = "CUDA_ERROR";
+  return std::string(Name) + " (" + std::to_string(int(Result)) + ")";
 }
 
 } // namespace driver

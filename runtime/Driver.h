@@ -17,28 +17,28 @@ namespace driver {
 // Driver functions, by the ABI version of their PFN_ typedef.  Members are
 // not named like the functions because cuda.h #defines some of those names.
 struct Api {
-  PFN_cuFuncGetModule_v11000 funcGetModule;
-  PFN_cuFuncGetName_v12030 funcGetName;
-  PFN_cuModuleGetFunction_v2000 moduleGetFunction;
-  PFN_cuModuleGetGlobal_v3020 moduleGetGlobal;
+  PFN_cuFuncGetModule_v11000 FuncGetModule;
+  PFN_cuFuncGetName_v12030 FuncGetName;
+  PFN_cuModuleGetFunction_v2000 ModuleGetFunction;
+  PFN_cuModuleGetGlobal_v3020 ModuleGetGlobal;
   // The legacy-default-stream version: a null stream is the legacy stream,
   // CU_STREAM_PER_THREAD the calling thread's per-thread stream.
-  PFN_cuLaunchKernel_v4000 launchKernel;
-  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 occupancy;
-  PFN_cuFuncSetAttribute_v9000 funcSetAttribute;
-  PFN_cuFuncGetParamInfo_v12040 funcGetParamInfo;
-  PFN_cuGraphKernelNodeGetParams_v12000 graphKernelNodeGetParams;
-  PFN_cuGraphKernelNodeSetParams_v12000 graphKernelNodeSetParams;
-  PFN_cuGetErrorName_v6000 getErrorName;
+  PFN_cuLaunchKernel_v4000 LaunchKernel;
+  PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 Occupancy;
+  PFN_cuFuncSetAttribute_v9000 FuncSetAttribute;
+  PFN_cuFuncGetParamInfo_v12040 FuncGetParamInfo;
+  PFN_cuGraphKernelNodeGetParams_v12000 GraphKernelNodeGetParams;
+  PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;
+  PFN_cuGetErrorName_v6000 GetErrorName;
 };
 
 // The driver functions, resolved on the first call (thread-safe).  Returns
 // null if any of them cannot be had; `error`, if given, then says which and
 // why.  Calls the CUDA runtime, so it initializes it.
-const Api *api(std::string *error = nullptr);
+const Api *api(std::string *Error = nullptr);
 
 // "CUDA_ERROR_INVALID_VALUE (1)" style text for a driver result.
-std::string resultText(CUresult result);
+std::string resultText(CUresult Result);
 
 } // namespace driver
 } // namespace smc

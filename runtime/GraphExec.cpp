@@ -29,12 +29,12 @@ namespace {
 // then restores the caller's device.
 class OnDevice {
 public:
-  explicit OnDevice(int ordinal) {
+  explicit OnDevice(int Ordinal) {
     if (cudaGetDevice(&Saved) != cudaSuccess) {
       cudaGetLastError();
       Saved = -1;
     }
-    Switched = Saved != ordinal && cudaSetDevice(ordinal) == cudaSuccess;
+    Switched = Saved != Ordinal && cudaSetDevice(Ordinal) == cudaSuccess;
   }
   ~OnDevice() {
     if (Switched)
@@ -49,160 +49,160 @@ private:
 };
 
 // Gives the __smc kernel nodes of one graph, and of the graphs nested in it,
-// counter blocks no executable graph uses yet.  Globals::mutex held.
+// counter blocks no executable graph uses yet.  Globals::Mutex held.
 class CounterAssigner {
 public:
-  explicit CounterAssigner(const driver::Api &api) : api(api) {}
+  explicit CounterAssigner(const driver::Api &Api) : Api(Api) {}
 
-  cudaError_t walk(cudaGraph_t graph) {
-    size_t count = 0;
-    cudaError_t err = cudaGraphGetNodes(graph, nullptr, &count);
-    std::vector<cudaGraphNode_t> nodes(count);
-    if (err == cudaSuccess && count)
-      err = cudaGraphGetNodes(graph, nodes.data(), &count);
-    for (size_t i = 0; err == cudaSuccess && i < count; ++i) {
-      cudaGraphNodeType type;
-      err = cudaGraphNodeGetType(nodes[i], &type);
-      if (err != cudaSuccess)
+  cudaError_t walk(cudaGraph_t Graph) {
+    size_t Count = 0;
+    cudaError_t Err = cudaGraphGetNodes(Graph, nullptr, &Count);
+    std::vector<cudaGraphNode_t> Nodes(Count);
+    if (Err == cudaSuccess && Count)
+      Err = cudaGraphGetNodes(Graph, Nodes.data(), &Count);
+    for (size_t I = 0; Err == cudaSuccess && I < Count; ++I) {
+      cudaGraphNodeType Type;
+      Err = cudaGraphNodeGetType(Nodes[I], &Type);
+      if (Err != cudaSuccess)
         break;
-      if (type == cudaGraphNodeTypeKernel) {
-        err = kernelNode(nodes[i]);
-      } else if (type == cudaGraphNodeTypeGraph) {
-        cudaGraph_t child = nullptr;
-        err = cudaGraphChildGraphNodeGetGraph(nodes[i], &child);
-        if (err == cudaSuccess)
-          err = walk(child);
-      } else if (type == cudaGraphNodeTypeConditional) {
+      if (Type == cudaGraphNodeTypeKernel) {
+        Err = kernelNode(Nodes[I]);
+      } else if (Type == cudaGraphNodeTypeGraph) {
+        cudaGraph_t Child = nullptr;
+        Err = cudaGraphChildGraphNodeGetGraph(Nodes[I], &Child);
+        if (Err == cudaSuccess)
+          Err = walk(Child);
+      } else if (Type == cudaGraphNodeTypeConditional) {
         tell("a graph with conditional nodes: SM-centric kernels in their "
              "bodies keep the counter blocks of their capture, so two "
              "executable graphs of one such graph must not run at once");
       }
     }
-    return err;
+    return Err;
   }
 
 private:
-  cudaError_t kernelNode(cudaGraphNode_t node) {
-    Globals &g = globals();
-    CUDA_KERNEL_NODE_PARAMS params{};
+  cudaError_t kernelNode(cudaGraphNode_t Node) {
+    Globals &G = globals();
+    CUDA_KERNEL_NODE_PARAMS Params{};
     // A node the driver cannot describe was not made by an SMC launch.
-    if (api.graphKernelNodeGetParams(node, &params) != CUDA_SUCCESS)
+    if (Api.GraphKernelNodeGetParams(Node, &Params) != CUDA_SUCCESS)
       return cudaSuccess;
-    auto variant = g.smcVariants.find(params.func);
-    if (variant == g.smcVariants.end() || !params.kernelParams)
+    auto Variant = G.SmcVariants.find(Params.func);
+    if (Variant == G.SmcVariants.end() || !Params.kernelParams)
       return cudaSuccess;
-    KernelEntry &k = *variant->second;
-    DeviceState &dev = *k.device;
-    uint32_t numParams = k.info.num_params;
-    SmcDescriptor desc;
-    std::memcpy(&desc, params.kernelParams[numParams], sizeof desc);
-    if (g.graphCounters.insert({&dev, desc.worker_count}).second)
+    KernelEntry &K = *Variant->second;
+    DeviceState &Dev = *K.Device;
+    uint32_t NumParams = K.Info.num_params;
+    SmcDescriptor Desc;
+    std::memcpy(&Desc, Params.kernelParams[NumParams], sizeof Desc);
+    if (G.GraphCounters.insert({&Dev, Desc.worker_count}).second)
       return cudaSuccess; // the first executable graph to use this block
 
     // The parameters are copied, as setting them replaces what the node's
     // kernelParams point to.
-    std::vector<std::vector<char>> values(numParams);
-    std::vector<void *> pointers(numParams + 1);
-    for (uint32_t i = 0; i < numParams; ++i) {
-      size_t offset = 0, size = 0;
-      CUresult r = api.funcGetParamInfo(params.func, i, &offset, &size);
-      if (r != CUDA_SUCCESS)
-        return fail(k, "reading its parameters", r);
-      const char *value = static_cast<const char *>(params.kernelParams[i]);
-      values[i].assign(value, value + size);
-      pointers[i] = values[i].data();
+    std::vector<std::vector<char>> Values(NumParams);
+    std::vector<void *> Pointers(NumParams + 1);
+    for (uint32_t I = 0; I < NumParams; ++I) {
+      size_t Offset = 0, Size = 0;
+      CUresult R = Api.FuncGetParamInfo(Params.func, I, &Offset, &Size);
+      if (R != CUDA_SUCCESS)
+        return fail(K, "reading its parameters", R);
+      const char *Value = static_cast<const char *>(Params.kernelParams[I]);
+      Values[I].assign(Value, Value + Size);
+      Pointers[I] = Values[I].data();
     }
-    uint32_t *block;
+    uint32_t *Block;
     {
-      OnDevice on(dev.ordinal);
-      block = newCounterBlock(dev);
+      OnDevice On(Dev.Ordinal);
+      Block = newCounterBlock(Dev);
     }
-    if (block) {
-      useCounterBlock(desc, block, dev.numSMs);
-      g.graphCounters.insert({&dev, block});
+    if (Block) {
+      useCounterBlock(Desc, Block, Dev.NumSMs);
+      G.GraphCounters.insert({&Dev, Block});
     } else {
-      tellKernel(k, "a graph node runs the original: no counter block of its "
+      tellKernel(K, "a graph node runs the original: no counter block of its "
                     "own for it");
-      params.func = k.original;
-      params.gridDimX = desc.grid_x;
-      params.gridDimY = desc.grid_y;
-      params.gridDimZ = desc.grid_z;
+      Params.func = K.Original;
+      Params.gridDimX = Desc.grid_x;
+      Params.gridDimY = Desc.grid_y;
+      Params.gridDimZ = Desc.grid_z;
     }
-    pointers[numParams] = &desc;
-    params.kernelParams = pointers.data();
-    CUresult r = api.graphKernelNodeSetParams(node, &params);
-    if (r != CUDA_SUCCESS)
-      return fail(k, "giving its graph node a counter block", r);
+    Pointers[NumParams] = &Desc;
+    Params.kernelParams = Pointers.data();
+    CUresult R = Api.GraphKernelNodeSetParams(Node, &Params);
+    if (R != CUDA_SUCCESS)
+      return fail(K, "giving its graph node a counter block", R);
     return cudaSuccess;
   }
 
-  cudaError_t fail(const KernelEntry &k, const char *what, CUresult r) {
-    tellKernel(k, std::string(what) + " failed with " + driver::resultText(r) +
+  cudaError_t fail(const KernelEntry &K, const char *What, CUresult R) {
+    tellKernel(K, std::string(What) + " failed with " + driver::resultText(R) +
                       "; the graph is not instantiated");
     // Runtime and driver error codes share their values.
-    return static_cast<cudaError_t>(r);
+    return static_cast<cudaError_t>(R);
   }
 
-  const driver::Api &api;
+  const driver::Api &Api;
 };
 
 // Before `graph` is instantiated, or an executable graph updated from it.
-cudaError_t giveOwnCounters(cudaGraph_t graph) {
-  if (!graph || smcDisabled() || forwardAll.load(std::memory_order_relaxed))
+cudaError_t giveOwnCounters(cudaGraph_t Graph) {
+  if (!Graph || smcDisabled() || ForwardAll.load(std::memory_order_relaxed))
     return cudaSuccess;
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
   // No __smc variant was ever launched, so none can be in the graph.
-  if (g.smcVariants.empty())
+  if (G.SmcVariants.empty())
     return cudaSuccess;
-  const driver::Api *api = driver::api();
-  if (!api)
+  const driver::Api *Api = driver::api();
+  if (!Api)
     return cudaSuccess;
-  RelaxedCaptureMode relaxed;
-  return CounterAssigner(*api).walk(graph);
+  RelaxedCaptureMode Relaxed;
+  return CounterAssigner(*Api).walk(Graph);
 }
 
 } // namespace
 } // namespace smc
 
-extern "C" cudaError_t __smc_graph_instantiate(cudaGraphExec_t *exec,
-                                               cudaGraph_t graph,
-                                               unsigned long long flags) {
-  cudaError_t err = smc::giveOwnCounters(graph);
-  return err != cudaSuccess ? err : cudaGraphInstantiate(exec, graph, flags);
+extern "C" cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
+                                               cudaGraph_t Graph,
+                                               unsigned long long Flags) {
+  cudaError_t Err = smc::giveOwnCounters(Graph);
+  return Err != cudaSuccess ? Err : cudaGraphInstantiate(Exec, Graph, Flags);
 }
 
 extern "C" cudaError_t
-__smc_graph_instantiate_with_flags(cudaGraphExec_t *exec, cudaGraph_t graph,
-                                   unsigned long long flags) {
-  cudaError_t err = smc::giveOwnCounters(graph);
-  return err != cudaSuccess ? err
-                            : cudaGraphInstantiateWithFlags(exec, graph, flags);
+__smc_graph_instantiate_with_flags(cudaGraphExec_t *Exec, cudaGraph_t Graph,
+                                   unsigned long long Flags) {
+  cudaError_t Err = smc::giveOwnCounters(Graph);
+  return Err != cudaSuccess ? Err
+                            : cudaGraphInstantiateWithFlags(Exec, Graph, Flags);
 }
 
 extern "C" cudaError_t
-__smc_graph_instantiate_with_params(cudaGraphExec_t *exec, cudaGraph_t graph,
-                                    cudaGraphInstantiateParams *params) {
-  cudaError_t err = smc::giveOwnCounters(graph);
-  return err != cudaSuccess
-             ? err
-             : cudaGraphInstantiateWithParams(exec, graph, params);
+__smc_graph_instantiate_with_params(cudaGraphExec_t *Exec, cudaGraph_t Graph,
+                                    cudaGraphInstantiateParams *Params) {
+  cudaError_t Err = smc::giveOwnCounters(Graph);
+  return Err != cudaSuccess
+             ? Err
+             : cudaGraphInstantiateWithParams(Exec, Graph, Params);
 }
 
 extern "C" cudaError_t
-__smc_graph_instantiate_with_params_ptsz(cudaGraphExec_t *exec,
-                                         cudaGraph_t graph,
-                                         cudaGraphInstantiateParams *params) {
-  cudaError_t err = smc::giveOwnCounters(graph);
-  return err != cudaSuccess
-             ? err
-             : cudaGraphInstantiateWithParams_ptsz(exec, graph, params);
+__smc_graph_instantiate_with_params_ptsz(cudaGraphExec_t *Exec,
+                                         cudaGraph_t Graph,
+                                         cudaGraphInstantiateParams *Params) {
+  cudaError_t Err = smc::giveOwnCounters(Graph);
+  return Err != cudaSuccess
+             ? Err
+             : cudaGraphInstantiateWithParams_ptsz(Exec, Graph, Params);
 }
 
 extern "C" cudaError_t
-__smc_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph,
-                        cudaGraphExecUpdateResultInfo *resultInfo) {
-  cudaError_t err = smc::giveOwnCounters(graph);
-  return err != cudaSuccess ? err
-                            : cudaGraphExecUpdate(exec, graph, resultInfo);
+__smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
+                        cudaGraphExecUpdateResultInfo *ResultInfo) {
+  cudaError_t Err = smc::giveOwnCounters(Graph);
+  return Err != cudaSuccess ? Err
+                            : cudaGraphExecUpdate(Exec, Graph, ResultInfo);
 }

@@ -20,40 +20,40 @@
 extern "C" {
 // Exported by cudart; cuda_runtime_api.h declares them only for translation
 // units built with per-thread default streams.
-cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *func, dim3 gridDim,
-                                            dim3 blockDim, void **args,
-                                            size_t sharedMem,
-                                            cudaStream_t stream);
+cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *Func, dim3 GridDim,
+                                            dim3 BlockDim, void **Args,
+                                            size_t SharedMem,
+                                            cudaStream_t Stream);
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
-    cudaGraphExec_t *pGraphExec, cudaGraph_t graph,
-    cudaGraphInstantiateParams *instantiateParams);
+    cudaGraphExec_t *PGraphExec, cudaGraph_t Graph,
+    cudaGraphInstantiateParams *InstantiateParams);
 
 // LaunchEntry.cpp
-SMC_EXPORT cudaError_t __smc_launch_kernel(const void *func, dim3 grid,
-                                           dim3 block, void **args,
-                                           size_t sharedMem,
-                                           cudaStream_t stream);
-SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *func, dim3 grid,
-                                                dim3 block, void **args,
-                                                size_t sharedMem,
-                                                cudaStream_t stream);
+SMC_EXPORT cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
+                                           dim3 Block, void **Args,
+                                           size_t SharedMem,
+                                           cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
+                                                dim3 Block, void **Args,
+                                                size_t SharedMem,
+                                                cudaStream_t Stream);
 SMC_EXPORT cudaError_t __smc_device_reset();
 
 // GraphExec.cpp
-SMC_EXPORT cudaError_t __smc_graph_instantiate(cudaGraphExec_t *exec,
-                                               cudaGraph_t graph,
-                                               unsigned long long flags);
+SMC_EXPORT cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
+                                               cudaGraph_t Graph,
+                                               unsigned long long Flags);
 SMC_EXPORT cudaError_t __smc_graph_instantiate_with_flags(
-    cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags);
+    cudaGraphExec_t *Exec, cudaGraph_t Graph, unsigned long long Flags);
 SMC_EXPORT cudaError_t
-__smc_graph_instantiate_with_params(cudaGraphExec_t *exec, cudaGraph_t graph,
-                                    cudaGraphInstantiateParams *params);
+__smc_graph_instantiate_with_params(cudaGraphExec_t *Exec, cudaGraph_t Graph,
+                                    cudaGraphInstantiateParams *Params);
 SMC_EXPORT cudaError_t __smc_graph_instantiate_with_params_ptsz(
-    cudaGraphExec_t *exec, cudaGraph_t graph,
-    cudaGraphInstantiateParams *params);
+    cudaGraphExec_t *Exec, cudaGraph_t Graph,
+    cudaGraphInstantiateParams *Params);
 SMC_EXPORT cudaError_t
-__smc_graph_exec_update(cudaGraphExec_t exec, cudaGraph_t graph,
-                        cudaGraphExecUpdateResultInfo *resultInfo);
+__smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
+                        cudaGraphExecUpdateResultInfo *ResultInfo);
 }
 
 #define SMC_CHECK_HOST_ENTRY(Cuda, Entry)                                      \

@@ -7,6 +7,7 @@
 // object (runtime/CMakeLists.txt), so a program needs no LLVM library.
 //===----------------------------------------------------------------------===//
 #include "KernelName.h"
+#include "Text.h"
 
 #include "llvm/Demangle/Demangle.h"
 
@@ -35,11 +36,6 @@ std::string kernelSourceName(std::string_view MangledName) {
 static bool isIdentChar(char C) {
   return (C >= 'a' && C <= 'z') || (C >= 'A' && C <= 'Z') ||
          (C >= '0' && C <= '9') || C == '_' || C == '$';
-}
-
-static bool isSpace(char C) {
-  return C == ' ' || C == '\t' || C == '\n' || C == '\r' || C == '\f' ||
-         C == '\v';
 }
 
 std::string normalizeKernelName(std::string_view Name) {

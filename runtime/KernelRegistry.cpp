@@ -18,159 +18,159 @@ namespace {
 
 // Dynamic shared memory above this needs the kernel's max dynamic shared
 // size attribute raised.
-constexpr size_t kDefaultSharedLimit = 48 * 1024;
+constexpr size_t DefaultSharedLimit = 48 * 1024;
 
 // Reads <kernel>__smc_info and looks up the variants it promises.
-void findVariants(KernelEntry &k, const driver::Api &api) {
-  CUmodule module = nullptr;
-  CUresult r = api.funcGetModule(&module, k.original);
-  if (r != CUDA_SUCCESS) {
-    k.infoProblem = "cannot find the kernel's module: " + driver::resultText(r);
+void findVariants(KernelEntry &K, const driver::Api &Api) {
+  CUmodule Module = nullptr;
+  CUresult R = Api.FuncGetModule(&Module, K.Original);
+  if (R != CUDA_SUCCESS) {
+    K.InfoProblem = "cannot find the kernel's module: " + driver::resultText(R);
     return;
   }
-  CUdeviceptr infoAddress = 0;
-  size_t infoBytes = 0;
-  std::string infoName = k.mangled + SMC_SUFFIX_INFO;
-  r = api.moduleGetGlobal(&infoAddress, &infoBytes, module, infoName.c_str());
-  if (r == CUDA_ERROR_NOT_FOUND) {
-    k.infoProblem = "no " + infoName +
+  CUdeviceptr InfoAddress = 0;
+  size_t InfoBytes = 0;
+  std::string InfoName = K.Mangled + SMC_SUFFIX_INFO;
+  R = Api.ModuleGetGlobal(&InfoAddress, &InfoBytes, Module, InfoName.c_str());
+  if (R == CUDA_ERROR_NOT_FOUND) {
+    K.InfoProblem = "no " + InfoName +
                     " record (the kernel was not compiled with the SMC "
                     "plugin, or the plugin did not select it)";
     return;
   }
-  if (r != CUDA_SUCCESS) {
-    k.infoProblem = "cannot read " + infoName + ": " + driver::resultText(r);
+  if (R != CUDA_SUCCESS) {
+    K.InfoProblem = "cannot read " + InfoName + ": " + driver::resultText(R);
     return;
   }
-  if (infoBytes < sizeof(SmcKernelInfo)) {
-    k.infoProblem = infoName + " has " + std::to_string(infoBytes) +
+  if (InfoBytes < sizeof(SmcKernelInfo)) {
+    K.InfoProblem = InfoName + " has " + std::to_string(InfoBytes) +
                     " bytes, not " + std::to_string(sizeof(SmcKernelInfo));
     return;
   }
-  cudaError_t err = cudaMemcpyAsync(
-      &k.info, reinterpret_cast<void *>(infoAddress), sizeof(SmcKernelInfo),
-      cudaMemcpyDeviceToHost, k.device->stream);
-  if (err == cudaSuccess)
-    err = cudaStreamSynchronize(k.device->stream);
-  if (err != cudaSuccess) {
-    k.infoProblem =
-        "cannot read " + infoName + ": " + failed("cudaMemcpyAsync", err);
+  cudaError_t Err = cudaMemcpyAsync(
+      &K.Info, reinterpret_cast<void *>(InfoAddress), sizeof(SmcKernelInfo),
+      cudaMemcpyDeviceToHost, K.Device->Stream);
+  if (Err == cudaSuccess)
+    Err = cudaStreamSynchronize(K.Device->Stream);
+  if (Err != cudaSuccess) {
+    K.InfoProblem =
+        "cannot read " + InfoName + ": " + failed("cudaMemcpyAsync", Err);
     return;
   }
-  if (k.info.abi_version != SMC_ABI_VERSION) {
-    k.infoProblem = "SMC ABI version mismatch: the kernel was built for "
+  if (K.Info.abi_version != SMC_ABI_VERSION) {
+    K.InfoProblem = "SMC ABI version mismatch: the kernel was built for "
                     "version " +
-                    std::to_string(k.info.abi_version) +
+                    std::to_string(K.Info.abi_version) +
                     ", this runtime is version " +
                     std::to_string(SMC_ABI_VERSION);
     return;
   }
-  auto lookUp = [&](uint32_t flag, const char *suffix, CUfunction &fn,
-                    std::string &problem) {
-    if (!(k.info.flags & flag))
+  auto LookUp = [&](uint32_t Flag, const char *Suffix, CUfunction &Fn,
+                    std::string &Problem) {
+    if (!(K.Info.flags & Flag))
       return;
-    std::string name = k.mangled + suffix;
-    CUresult res = api.moduleGetFunction(&fn, module, name.c_str());
-    if (res != CUDA_SUCCESS) {
-      fn = nullptr;
-      problem = "cannot find " + name +
-                " in the kernel's module: " + driver::resultText(res);
+    std::string Name = K.Mangled + Suffix;
+    CUresult Res = Api.ModuleGetFunction(&Fn, Module, Name.c_str());
+    if (Res != CUDA_SUCCESS) {
+      Fn = nullptr;
+      Problem = "cannot find " + Name +
+                " in the kernel's module: " + driver::resultText(Res);
     }
   };
-  lookUp(SMC_INFO_HAS_SMC, SMC_SUFFIX_SMC, k.smc, k.smcProblem);
-  lookUp(SMC_INFO_HAS_SLICE, SMC_SUFFIX_SLICE, k.slice, k.sliceProblem);
+  LookUp(SMC_INFO_HAS_SMC, SMC_SUFFIX_SMC, K.Smc, K.SmcProblem);
+  LookUp(SMC_INFO_HAS_SLICE, SMC_SUFFIX_SLICE, K.Slice, K.SliceProblem);
 }
 
 } // namespace
 
-KernelEntry *kernelEntry(const void *symbol, DeviceState &dev,
-                         const driver::Api &api) {
-  Globals &g = globals();
-  std::unique_ptr<KernelEntry> &slot = g.kernels[{symbol, dev.ordinal}];
-  if (slot)
-    return slot.get();
+KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
+                         const driver::Api &Api) {
+  Globals &G = globals();
+  std::unique_ptr<KernelEntry> &Slot = G.Kernels[{Symbol, Dev.Ordinal}];
+  if (Slot)
+    return Slot.get();
 
-  cudaFunction_t function = nullptr;
-  cudaError_t err = cudaGetFuncBySymbol(&function, symbol);
-  if (err != cudaSuccess || !function) {
-    if (err != cudaSuccess)
+  cudaFunction_t Function = nullptr;
+  cudaError_t Err = cudaGetFuncBySymbol(&Function, Symbol);
+  if (Err != cudaSuccess || !Function) {
+    if (Err != cudaSuccess)
       cudaGetLastError();
-    g.kernels.erase({symbol, dev.ordinal});
+    G.Kernels.erase({Symbol, Dev.Ordinal});
     return nullptr;
   }
-  auto k = std::make_unique<KernelEntry>();
-  k->symbol = symbol;
-  k->device = &dev;
-  k->original = reinterpret_cast<CUfunction>(function);
-  const char *name = nullptr;
-  CUresult r = api.funcGetName(&name, k->original);
-  if (r != CUDA_SUCCESS || !name) {
-    char address[32];
-    std::snprintf(address, sizeof address, "%p", symbol);
-    k->mangled = k->source = std::string("<kernel ") + address + ">";
-    k->infoProblem = "cannot get the kernel's name: " + driver::resultText(r);
+  auto K = std::make_unique<KernelEntry>();
+  K->Symbol = Symbol;
+  K->Device = &Dev;
+  K->Original = reinterpret_cast<CUfunction>(Function);
+  const char *Name = nullptr;
+  CUresult R = Api.FuncGetName(&Name, K->Original);
+  if (R != CUDA_SUCCESS || !Name) {
+    char Address[32];
+    std::snprintf(Address, sizeof Address, "%p", Symbol);
+    K->Mangled = K->Source = std::string("<kernel ") + Address + ">";
+    K->InfoProblem = "cannot get the kernel's name: " + driver::resultText(R);
   } else {
-    k->mangled = name;
-    k->source = kernelSourceName(k->mangled);
-    findVariants(*k, api);
-    if (k->smc)
-      g.smcVariants[k->smc] = k.get();
+    K->Mangled = Name;
+    K->Source = kernelSourceName(K->Mangled);
+    findVariants(*K, Api);
+    if (K->Smc)
+      G.SmcVariants[K->Smc] = K.get();
   }
-  slot = std::move(k);
-  return slot.get();
+  Slot = std::move(K);
+  return Slot.get();
 }
 
-bool matchAttributes(const KernelEntry &k, CUfunction variant, size_t sharedMem,
-                     const driver::Api &api, std::string &error) {
-  cudaFuncAttributes attrs;
-  cudaError_t err = cudaFuncGetAttributes(&attrs, k.symbol);
-  if (err != cudaSuccess) {
-    error = failed("cudaFuncGetAttributes", err);
+bool matchAttributes(const KernelEntry &K, CUfunction Variant, size_t SharedMem,
+                     const driver::Api &Api, std::string &Error) {
+  cudaFuncAttributes Attrs;
+  cudaError_t Err = cudaFuncGetAttributes(&Attrs, K.Symbol);
+  if (Err != cudaSuccess) {
+    Error = failed("cudaFuncGetAttributes", Err);
     return false;
   }
-  if (sharedMem > kDefaultSharedLimit) {
-    CUresult r = api.funcSetAttribute(
-        variant, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        attrs.maxDynamicSharedSizeBytes);
-    if (r != CUDA_SUCCESS) {
-      error = "cannot give the variant " +
-              std::to_string(attrs.maxDynamicSharedSizeBytes) +
-              " bytes of dynamic shared memory: " + driver::resultText(r);
+  if (SharedMem > DefaultSharedLimit) {
+    CUresult R = Api.FuncSetAttribute(
+        Variant, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        Attrs.maxDynamicSharedSizeBytes);
+    if (R != CUDA_SUCCESS) {
+      Error = "cannot give the variant " +
+              std::to_string(Attrs.maxDynamicSharedSizeBytes) +
+              " bytes of dynamic shared memory: " + driver::resultText(R);
       return false;
     }
   }
-  if (attrs.preferredShmemCarveout >= 0) {
-    CUresult r = api.funcSetAttribute(
-        variant, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
-        attrs.preferredShmemCarveout);
-    if (r != CUDA_SUCCESS) {
-      error = "cannot set the variant's shared memory carveout: " +
-              driver::resultText(r);
+  if (Attrs.preferredShmemCarveout >= 0) {
+    CUresult R = Api.FuncSetAttribute(
+        Variant, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+        Attrs.preferredShmemCarveout);
+    if (R != CUDA_SUCCESS) {
+      Error = "cannot set the variant's shared memory carveout: " +
+              driver::resultText(R);
       return false;
     }
   }
   return true;
 }
 
-bool occupancy(KernelEntry &k, dim3 block, size_t sharedMem,
-               const driver::Api &api, Occupancy &out) {
-  uint64_t threads = uint64_t(block.x) * block.y * block.z;
-  if (threads == 0 || threads > INT_MAX)
+bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
+               const driver::Api &Api, Occupancy &Out) {
+  uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;
+  if (Threads == 0 || Threads > INT_MAX)
     return false;
-  auto key = std::make_pair(threads, sharedMem);
-  auto it = k.occupancy.find(key);
-  if (it != k.occupancy.end()) {
-    out = it->second;
+  auto Key = std::make_pair(Threads, SharedMem);
+  auto It = K.Occupancy.find(Key);
+  if (It != K.Occupancy.end()) {
+    Out = It->second;
     return true;
   }
-  Occupancy occ;
-  if (api.occupancy(&occ.original, k.original, int(threads), sharedMem) !=
+  Occupancy Occ;
+  if (Api.Occupancy(&Occ.Original, K.Original, int(Threads), SharedMem) !=
           CUDA_SUCCESS ||
-      api.occupancy(&occ.variant, k.smc, int(threads), sharedMem) !=
+      Api.Occupancy(&Occ.Variant, K.Smc, int(Threads), SharedMem) !=
           CUDA_SUCCESS)
     return false;
-  k.occupancy[key] = occ;
-  out = occ;
+  K.Occupancy[Key] = Occ;
+  Out = Occ;
   return true;
 }
 

@@ -19,86 +19,86 @@ namespace smc {
 namespace {
 
 struct PreparedSlot {
-  const void *func;
-  Prepared *prepared;
-  uint64_t epoch;
-  int device;
-  LaunchShape shape;
+  const void *Func;
+  Prepared *Prepared;
+  uint64_t Epoch;
+  int Device;
+  LaunchShape Shape;
 };
-constexpr unsigned kPreparedSlots = 8;
-thread_local PreparedSlot tlPrepared[kPreparedSlots];
-thread_local unsigned tlPreparedNext;
+constexpr unsigned NumPreparedSlots = 8;
+thread_local PreparedSlot TlPrepared[NumPreparedSlots];
+thread_local unsigned TlPreparedNext;
 
-Prepared *cachedPrepared(const LaunchRequest &req, int device, uint64_t epoch) {
-  for (const PreparedSlot &s : tlPrepared)
-    if (s.prepared && s.func == req.func && s.device == device &&
-        s.epoch == epoch && s.shape == req.shape)
-      return s.prepared;
+Prepared *cachedPrepared(const LaunchRequest &Req, int Device, uint64_t Epoch) {
+  for (const PreparedSlot &S : TlPrepared)
+    if (S.Prepared && S.Func == Req.Func && S.Device == Device &&
+        S.Epoch == Epoch && S.Shape == Req.Shape)
+      return S.Prepared;
   return nullptr;
 }
 
-void cachePrepared(const LaunchRequest &req, int device, uint64_t epoch,
-                   Prepared *prepared) {
-  tlPrepared[tlPreparedNext++ % kPreparedSlots] =
-      PreparedSlot{req.func, prepared, epoch, device, req.shape};
+void cachePrepared(const LaunchRequest &Req, int Device, uint64_t Epoch,
+                   Prepared *Prepared) {
+  TlPrepared[TlPreparedNext++ % NumPreparedSlots] =
+      PreparedSlot{Req.Func, Prepared, Epoch, Device, Req.Shape};
 }
 
-cudaError_t launch(const LaunchRequest &req) {
+cudaError_t launch(const LaunchRequest &Req) {
   // Reads SMC_STATS on the first launch, so that its file is written even
   // if no launch gets recorded.
   stats::enabled();
-  if (smcDisabled() || forwardAll.load(std::memory_order_relaxed))
-    return launchOriginal(req);
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess) {
+  if (smcDisabled() || ForwardAll.load(std::memory_order_relaxed))
+    return launchOriginal(Req);
+  int Device = 0;
+  if (cudaGetDevice(&Device) != cudaSuccess) {
     // No usable device or driver: the original launch reports it.
     cudaGetLastError();
-    return launchOriginal(req);
+    return launchOriginal(Req);
   }
-  uint64_t epoch = currentPolicyEpoch();
-  Prepared *p = cachedPrepared(req, device, epoch);
-  if (!p) {
-    p = prepare(req, device);
-    if (!p)
-      return launchOriginal(req);
-    cachePrepared(req, device, epoch, p);
+  uint64_t Epoch = currentPolicyEpoch();
+  Prepared *P = cachedPrepared(Req, Device, Epoch);
+  if (!P) {
+    P = prepare(Req, Device);
+    if (!P)
+      return launchOriginal(Req);
+    cachePrepared(Req, Device, Epoch, P);
   }
-  if (p->variant == Variant::Original)
-    return runOriginal(*p, p->reason.c_str(), req);
-  if (p->variantFailed.load(std::memory_order_relaxed))
-    return runOriginal(*p, "variant launch failed", req);
-  return launchPrepared(*p, req);
+  if (P->Variant == Variant::Original)
+    return runOriginal(*P, P->Reason.c_str(), Req);
+  if (P->VariantFailed.load(std::memory_order_relaxed))
+    return runOriginal(*P, "variant launch failed", Req);
+  return launchPrepared(*P, Req);
 }
 
-LaunchRequest request(const void *func, dim3 grid, dim3 block, void **args,
-                      size_t sharedMem, cudaStream_t stream, bool ptsz) {
-  LaunchRequest req;
-  req.func = func;
-  req.shape.grid = grid;
-  req.shape.block = block;
-  req.shape.sharedMem = sharedMem;
-  req.args = args;
-  req.stream = stream;
-  req.ptsz = ptsz;
-  return req;
+LaunchRequest request(const void *Func, dim3 Grid, dim3 Block, void **Args,
+                      size_t SharedMem, cudaStream_t Stream, bool Ptsz) {
+  LaunchRequest Req;
+  Req.Func = Func;
+  Req.Shape.Grid = Grid;
+  Req.Shape.Block = Block;
+  Req.Shape.SharedMem = SharedMem;
+  Req.Args = Args;
+  Req.Stream = Stream;
+  Req.Ptsz = Ptsz;
+  return Req;
 }
 
 } // namespace
 } // namespace smc
 
-extern "C" cudaError_t __smc_launch_kernel(const void *func, dim3 grid,
-                                           dim3 block, void **args,
-                                           size_t sharedMem,
-                                           cudaStream_t stream) {
-  return smc::launch(smc::request(func, grid, block, args, sharedMem, stream,
+extern "C" cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
+                                           dim3 Block, void **Args,
+                                           size_t SharedMem,
+                                           cudaStream_t Stream) {
+  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
                                   /*ptsz=*/false));
 }
 
-extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *func, dim3 grid,
-                                                dim3 block, void **args,
-                                                size_t sharedMem,
-                                                cudaStream_t stream) {
-  return smc::launch(smc::request(func, grid, block, args, sharedMem, stream,
+extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
+                                                dim3 Block, void **Args,
+                                                size_t SharedMem,
+                                                cudaStream_t Stream) {
+  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
                                   /*ptsz=*/true));
 }
 

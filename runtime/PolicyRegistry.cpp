@@ -19,114 +19,114 @@ namespace {
 
 // Bumped by every policy change; prepared launches cached under an older
 // epoch are looked up again.
-std::atomic<uint64_t> policyEpoch{0};
+std::atomic<uint64_t> PolicyEpoch{0};
 
 // SMC_POLICY, parsed on first use.
 struct EnvironmentPolicy {
-  bool broken = false; // parse error: every kernel runs the original
-  std::vector<PolicyRule> rules;
+  bool Broken = false; // parse error: every kernel runs the original
+  std::vector<PolicyRule> Rules;
 };
 
 const EnvironmentPolicy &environmentPolicy() {
-  static const EnvironmentPolicy *env = [] {
-    auto *e = new EnvironmentPolicy;
-    const char *text = std::getenv("SMC_POLICY");
-    if (!text || text[std::strspn(text, " \t\r\n")] == '\0')
-      return e;
-    std::string error;
-    if (!parsePolicyText(text, e->rules, error)) {
-      e->broken = true;
+  static const EnvironmentPolicy *Env = [] {
+    auto *E = new EnvironmentPolicy;
+    const char *Text = std::getenv("SMC_POLICY");
+    if (!Text || Text[std::strspn(Text, " \t\r\n")] == '\0')
+      return E;
+    std::string Error;
+    if (!parsePolicyText(Text, E->Rules, Error)) {
+      E->Broken = true;
       std::fprintf(stderr, "smc: %s; every kernel runs the original\n",
-                   error.c_str());
+                   Error.c_str());
     }
-    return e;
+    return E;
   }();
-  return *env;
+  return *Env;
 }
 
-bool samePolicy(const Policy &a, const Policy &b) {
-  return a.variant == b.variant && a.workersPerSM == b.workersPerSM &&
-         a.sms == b.sms && a.order == b.order && a.chunkToSM == b.chunkToSM &&
-         a.sliceSize == b.sliceSize;
+bool samePolicy(const Policy &A, const Policy &B) {
+  return A.variant == B.variant && A.workersPerSM == B.workersPerSM &&
+         A.sms == B.sms && A.order == B.order && A.chunkToSM == B.chunkToSM &&
+         A.sliceSize == B.sliceSize;
 }
 
-uint32_t internPolicy(const Policy &policy) {
-  std::vector<Policy> &policies = globals().policies;
-  for (size_t i = 0; i < policies.size(); ++i)
-    if (samePolicy(policies[i], policy))
-      return uint32_t(i);
-  policies.push_back(policy);
-  return uint32_t(policies.size() - 1);
+uint32_t internPolicy(const Policy &P) {
+  std::vector<Policy> &Policies = globals().Policies;
+  for (size_t I = 0; I < Policies.size(); ++I)
+    if (samePolicy(Policies[I], P))
+      return uint32_t(I);
+  Policies.push_back(P);
+  return uint32_t(Policies.size() - 1);
 }
 
-Policy resolvePolicy(const KernelEntry &k) {
-  Globals &g = globals();
-  const EnvironmentPolicy &env = environmentPolicy();
-  if (env.broken)
+Policy resolvePolicy(const KernelEntry &K) {
+  Globals &G = globals();
+  const EnvironmentPolicy &Env = environmentPolicy();
+  if (Env.Broken)
     return Policy::original();
-  auto bySymbol = g.symbolPolicies.find(k.symbol);
-  if (bySymbol != g.symbolPolicies.end())
-    return bySymbol->second;
-  if (const Policy *p = findPolicy(g.namePolicies, k.source, k.mangled))
-    return *p;
-  if (const Policy *p = findPolicy(env.rules, k.source, k.mangled))
-    return *p;
+  auto BySymbol = G.SymbolPolicies.find(K.Symbol);
+  if (BySymbol != G.SymbolPolicies.end())
+    return BySymbol->second;
+  if (const Policy *P = findPolicy(G.NamePolicies, K.Source, K.Mangled))
+    return *P;
+  if (const Policy *P = findPolicy(Env.Rules, K.Source, K.Mangled))
+    return *P;
   return Policy(); // SM-centric at the original's occupancy, every SM
 }
 
 } // namespace
 
 uint64_t currentPolicyEpoch() {
-  return policyEpoch.load(std::memory_order_acquire);
+  return PolicyEpoch.load(std::memory_order_acquire);
 }
 
-void policiesChanged() { policyEpoch.fetch_add(1, std::memory_order_acq_rel); }
+void policiesChanged() { PolicyEpoch.fetch_add(1, std::memory_order_acq_rel); }
 
-uint32_t policyIdOf(const KernelEntry &k) {
-  return internPolicy(resolvePolicy(k));
+uint32_t policyIdOf(const KernelEntry &K) {
+  return internPolicy(resolvePolicy(K));
 }
 
-const Policy &policyById(uint32_t id) { return globals().policies[id]; }
+const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 
 //===----------------------------------------------------------------------===//
 // Public API (smc.h)
 //===----------------------------------------------------------------------===//
 
-void setPolicyForSymbol(const void *kernelSymbol, const Policy &policy) {
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  g.symbolPolicies[kernelSymbol] = policy;
+void setPolicyForSymbol(const void *KernelSymbol, const Policy &Policy) {
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  G.SymbolPolicies[KernelSymbol] = Policy;
   policiesChanged();
 }
 
-void setPolicy(const std::string &name, const Policy &policy) {
-  Globals &g = globals();
-  std::string normalized = normalizeKernelName(name);
-  std::lock_guard<std::mutex> lock(g.mutex);
-  g.namePolicies.push_back({normalized, policy});
+void setPolicy(const std::string &Name, const Policy &Policy) {
+  Globals &G = globals();
+  std::string Normalized = normalizeKernelName(Name);
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  G.NamePolicies.push_back({Normalized, Policy});
   policiesChanged();
 }
 
-bool setPolicyText(const std::string &text, std::string *error) {
-  std::vector<PolicyRule> rules;
-  std::string message;
-  if (!parsePolicyText(text, rules, message, "smc::setPolicyText")) {
-    if (error)
-      *error = message;
+bool setPolicyText(const std::string &Text, std::string *Error) {
+  std::vector<PolicyRule> Rules;
+  std::string Message;
+  if (!parsePolicyText(Text, Rules, Message, "smc::setPolicyText")) {
+    if (Error)
+      *Error = Message;
     return false;
   }
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  g.namePolicies.insert(g.namePolicies.end(), rules.begin(), rules.end());
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  G.NamePolicies.insert(G.NamePolicies.end(), Rules.begin(), Rules.end());
   policiesChanged();
   return true;
 }
 
 void clearPolicies() {
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  g.symbolPolicies.clear();
-  g.namePolicies.clear();
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  G.SymbolPolicies.clear();
+  G.NamePolicies.clear();
   policiesChanged();
 }
 

@@ -5,6 +5,7 @@
 // for the grammar.
 //===----------------------------------------------------------------------===//
 #include "PolicyText.h"
+#include "Text.h"
 
 #include "KernelName.h"
 
@@ -15,45 +16,31 @@
 namespace smc {
 namespace {
 
-bool isSpace(char c) {
-  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' ||
-         c == '\v';
-}
-
-std::string trim(const std::string &s) {
-  size_t b = 0, e = s.size();
-  while (b < e && isSpace(s[b]))
-    ++b;
-  while (e > b && isSpace(s[e - 1]))
-    --e;
-  return s.substr(b, e - b);
-}
-
-std::vector<std::string> split(const std::string &s, char sep) {
-  std::vector<std::string> parts;
-  size_t begin = 0;
+std::vector<std::string> split(const std::string &S, char Sep) {
+  std::vector<std::string> Parts;
+  size_t Begin = 0;
   for (;;) {
-    size_t end = s.find(sep, begin);
-    if (end == std::string::npos) {
-      parts.push_back(s.substr(begin));
-      return parts;
+    size_t End = S.find(Sep, Begin);
+    if (End == std::string::npos) {
+      Parts.push_back(S.substr(Begin));
+      return Parts;
     }
-    parts.push_back(s.substr(begin, end - begin));
-    begin = end + 1;
+    Parts.push_back(S.substr(Begin, End - Begin));
+    Begin = End + 1;
   }
 }
 
 // Parses a decimal number made of digits only; false if empty, not all
 // digits or above `max`.
-bool parseNumber(const std::string &s, uint64_t max, uint64_t &value) {
-  if (s.empty())
+bool parseNumber(const std::string &S, uint64_t Max, uint64_t &Value) {
+  if (S.empty())
     return false;
-  value = 0;
-  for (char c : s) {
-    if (c < '0' || c > '9')
+  Value = 0;
+  for (char C : S) {
+    if (C < '0' || C > '9')
       return false;
-    value = value * 10 + static_cast<uint64_t>(c - '0');
-    if (value > max)
+    Value = Value * 10 + static_cast<uint64_t>(C - '0');
+    if (Value > Max)
       return false;
   }
   return true;
@@ -62,27 +49,27 @@ bool parseNumber(const std::string &s, uint64_t max, uint64_t &value) {
 // Parses one rule; reports errors as "<origin>: in rule '<rule>': <what>".
 class RuleParser {
 public:
-  RuleParser(const std::string &rule, const std::string &origin,
-             std::string &error)
-      : Rule(rule), Origin(origin), Error(error) {}
+  RuleParser(const std::string &Rule, const std::string &Origin,
+             std::string &Error)
+      : Rule(Rule), Origin(Origin), Error(Error) {}
 
-  bool parse(PolicyRule &out) {
+  bool parse(PolicyRule &Out) {
     if (!checkParens())
       return false;
-    size_t eq = firstTopLevelEquals();
-    if (eq == std::string::npos)
+    size_t Eq = firstTopLevelEquals();
+    if (Eq == std::string::npos)
       return fail("missing '=' between kernel name and action");
-    std::string name = trim(Rule.substr(0, eq));
-    std::string action = trim(Rule.substr(eq + 1));
-    if (name.empty())
+    std::string Name = trim(Rule.substr(0, Eq));
+    std::string Action = trim(Rule.substr(Eq + 1));
+    if (Name.empty())
       return fail("empty kernel name before '='");
-    if (name.find('=') != std::string::npos)
-      return fail("kernel name '" + name + "' contains '='");
-    if (action.empty())
+    if (Name.find('=') != std::string::npos)
+      return fail("kernel name '" + Name + "' contains '='");
+    if (Action.empty())
       return fail("missing action after '=' (expected original, smc or "
                   "slice)");
-    out.name = name == "*" ? name : normalizeKernelName(name);
-    return parseAction(action, out.policy);
+    Out.Name = Name == "*" ? Name : normalizeKernelName(Name);
+    return parseAction(Action, Out.Policy);
   }
 
 private:
@@ -90,22 +77,22 @@ private:
   const std::string &Origin;
   std::string &Error;
 
-  bool fail(const std::string &what) {
-    Error = Origin + ": in rule '" + Rule + "': " + what;
+  bool fail(const std::string &What) {
+    Error = Origin + ": in rule '" + Rule + "': " + What;
     return false;
   }
 
   bool checkParens() {
-    int depth = 0;
-    for (char c : Rule) {
-      if (c == '(') {
-        ++depth;
-      } else if (c == ')') {
-        if (--depth < 0)
+    int Depth = 0;
+    for (char C : Rule) {
+      if (C == '(') {
+        ++Depth;
+      } else if (C == ')') {
+        if (--Depth < 0)
           return fail("unbalanced parentheses: ')' without a matching '('");
       }
     }
-    if (depth != 0)
+    if (Depth != 0)
       return fail("unbalanced parentheses: '(' is never closed");
     return true;
   }
@@ -114,177 +101,177 @@ private:
   // parentheses (a kernel name such as "(anonymous namespace)::k" has
   // balanced ones; option values come after it).
   size_t firstTopLevelEquals() const {
-    int depth = 0;
-    for (size_t i = 0; i < Rule.size(); ++i) {
-      char c = Rule[i];
-      if (c == '(')
-        ++depth;
-      else if (c == ')')
-        --depth;
-      else if (c == '=' && depth == 0)
-        return i;
+    int Depth = 0;
+    for (size_t I = 0; I < Rule.size(); ++I) {
+      char C = Rule[I];
+      if (C == '(')
+        ++Depth;
+      else if (C == ')')
+        --Depth;
+      else if (C == '=' && Depth == 0)
+        return I;
     }
     return std::string::npos;
   }
 
-  bool parseAction(const std::string &action, Policy &policy) {
-    size_t identEnd = 0;
-    while (identEnd < action.size() &&
-           (std::isalnum(static_cast<unsigned char>(action[identEnd])) ||
-            action[identEnd] == '_'))
-      ++identEnd;
-    std::string ident = action.substr(0, identEnd);
-    std::string rest = trim(action.substr(identEnd));
+  bool parseAction(const std::string &Action, Policy &Policy) {
+    size_t IdentEnd = 0;
+    while (IdentEnd < Action.size() &&
+           (std::isalnum(static_cast<unsigned char>(Action[IdentEnd])) ||
+            Action[IdentEnd] == '_'))
+      ++IdentEnd;
+    std::string Ident = Action.substr(0, IdentEnd);
+    std::string Rest = trim(Action.substr(IdentEnd));
 
-    if (ident == "original") {
-      policy = Policy::original();
-    } else if (ident == "smc") {
-      policy = Policy::smCentric();
-    } else if (ident == "slice") {
-      policy = Policy::slice(0);
+    if (Ident == "original") {
+      Policy = Policy::original();
+    } else if (Ident == "smc") {
+      Policy = Policy::smCentric();
+    } else if (Ident == "slice") {
+      Policy = Policy::slice(0);
     } else {
-      std::string shown = ident.empty() ? action : ident;
-      return fail("unknown action '" + shown +
+      std::string Shown = Ident.empty() ? Action : Ident;
+      return fail("unknown action '" + Shown +
                   "' (expected original, smc or slice)");
     }
-    if (rest.empty())
+    if (Rest.empty())
       return true;
-    if (rest.front() != '(')
-      return fail("unexpected '" + rest + "' after action '" + ident + "'");
+    if (Rest.front() != '(')
+      return fail("unexpected '" + Rest + "' after action '" + Ident + "'");
     // Parentheses are balanced, so the first '(' has a matching ')'.
-    size_t close = matchingParen(rest, 0);
-    if (close + 1 != rest.size())
-      return fail("unexpected '" + trim(rest.substr(close + 1)) +
-                  "' after the options of '" + ident + "'");
-    if (ident == "original")
+    size_t Close = matchingParen(Rest, 0);
+    if (Close + 1 != Rest.size())
+      return fail("unexpected '" + trim(Rest.substr(Close + 1)) +
+                  "' after the options of '" + Ident + "'");
+    if (Ident == "original")
       return fail("'original' takes no options");
-    std::string inner = rest.substr(1, close - 1);
-    if (trim(inner).empty())
+    std::string Inner = Rest.substr(1, Close - 1);
+    if (trim(Inner).empty())
       return true; // "smc()" is "smc"
-    return parseOptions(ident, inner, policy);
+    return parseOptions(Ident, Inner, Policy);
   }
 
-  static size_t matchingParen(const std::string &s, size_t open) {
-    int depth = 0;
-    for (size_t i = open; i < s.size(); ++i) {
-      if (s[i] == '(')
-        ++depth;
-      else if (s[i] == ')' && --depth == 0)
-        return i;
+  static size_t matchingParen(const std::string &S, size_t Open) {
+    int Depth = 0;
+    for (size_t I = Open; I < S.size(); ++I) {
+      if (S[I] == '(')
+        ++Depth;
+      else if (S[I] == ')' && --Depth == 0)
+        return I;
     }
     return std::string::npos;
   }
 
-  bool parseOptions(const std::string &action, const std::string &inner,
-                    Policy &policy) {
-    bool isSmc = action == "smc";
-    const char *keysOfAction = isSmc ? "workers, sms or order" : "size";
-    std::set<std::string> seen;
-    for (const std::string &rawOption : split(inner, ',')) {
-      std::string option = trim(rawOption);
-      if (option.empty())
-        return fail("empty option in '" + action + "(" + inner + ")'");
-      size_t eq = option.find('=');
-      if (eq == std::string::npos)
-        return fail("option '" + option + "' has no value (expected " +
+  bool parseOptions(const std::string &Action, const std::string &Inner,
+                    Policy &Policy) {
+    bool IsSmc = Action == "smc";
+    const char *KeysOfAction = IsSmc ? "workers, sms or order" : "size";
+    std::set<std::string> Seen;
+    for (const std::string &RawOption : split(Inner, ',')) {
+      std::string Option = trim(RawOption);
+      if (Option.empty())
+        return fail("empty option in '" + Action + "(" + Inner + ")'");
+      size_t Eq = Option.find('=');
+      if (Eq == std::string::npos)
+        return fail("option '" + Option + "' has no value (expected " +
                     "key=value)");
-      std::string key = trim(option.substr(0, eq));
-      std::string value = trim(option.substr(eq + 1));
-      if (key.empty())
-        return fail("option '" + option + "' has no key");
-      bool smcKey = key == "workers" || key == "sms" || key == "order";
-      bool sliceKey = key == "size";
-      if (!smcKey && !sliceKey)
-        return fail("unknown option '" + key + "' (" + action + " takes " +
-                    keysOfAction + ")");
-      if (isSmc ? sliceKey : smcKey)
-        return fail("'" + key + "' is an option of " +
-                    (isSmc ? "slice" : "smc") + ", not of " + action);
-      if (!seen.insert(key).second)
-        return fail("option '" + key + "' is given twice");
-      if (value.empty())
-        return fail("option '" + key + "' has an empty value");
-      if (!parseValue(key, value, policy))
+      std::string Key = trim(Option.substr(0, Eq));
+      std::string Value = trim(Option.substr(Eq + 1));
+      if (Key.empty())
+        return fail("option '" + Option + "' has no key");
+      bool SmcKey = Key == "workers" || Key == "sms" || Key == "order";
+      bool SliceKey = Key == "size";
+      if (!SmcKey && !SliceKey)
+        return fail("unknown option '" + Key + "' (" + Action + " takes " +
+                    KeysOfAction + ")");
+      if (IsSmc ? SliceKey : SmcKey)
+        return fail("'" + Key + "' is an option of " +
+                    (IsSmc ? "slice" : "smc") + ", not of " + Action);
+      if (!Seen.insert(Key).second)
+        return fail("option '" + Key + "' is given twice");
+      if (Value.empty())
+        return fail("option '" + Key + "' has an empty value");
+      if (!parseValue(Key, Value, Policy))
         return false;
     }
     return true;
   }
 
-  bool parseValue(const std::string &key, const std::string &value,
-                  Policy &policy) {
-    if (key == "workers" || key == "size") {
-      unsigned n = 0;
-      if (!parsePositive(value, n))
+  bool parseValue(const std::string &Key, const std::string &Value,
+                  Policy &Policy) {
+    if (Key == "workers" || Key == "size") {
+      unsigned N = 0;
+      if (!parsePositive(Value, N))
         return false;
-      (key == "workers" ? policy.workersPerSM : policy.sliceSize) = n;
+      (Key == "workers" ? Policy.workersPerSM : Policy.sliceSize) = N;
       return true;
     }
-    if (key == "order") {
-      if (value == "contiguous") {
-        policy.order = ChunkOrder::Contiguous;
-      } else if (value == "interleaved") {
-        policy.order = ChunkOrder::Interleaved;
-      } else if (value == "table") {
+    if (Key == "order") {
+      if (Value == "contiguous") {
+        Policy.order = ChunkOrder::Contiguous;
+      } else if (Value == "interleaved") {
+        Policy.order = ChunkOrder::Interleaved;
+      } else if (Value == "table") {
         return fail("order 'table' needs a chunk table: use smc::Policy "
                     "with ChunkOrder::Table from C++");
       } else {
-        return fail("'" + value +
+        return fail("'" + Value +
                     "' is not a chunk order (expected contiguous or "
                     "interleaved)");
       }
       return true;
     }
-    return parseSmList(value, policy.sms);
+    return parseSmList(Value, Policy.sms);
   }
 
-  bool parsePositive(const std::string &text, unsigned &out) {
-    uint64_t n = 0;
-    bool digits = !text.empty() &&
-                  text.find_first_not_of("0123456789") == std::string::npos;
-    if (!digits || (parseNumber(text, UINT32_MAX, n) && n == 0))
-      return fail("'" + text + "' is not a positive integer");
-    if (!parseNumber(text, UINT32_MAX, n))
-      return fail("'" + text + "' is too large (at most " +
+  bool parsePositive(const std::string &Text, unsigned &Out) {
+    uint64_t N = 0;
+    bool Digits = !Text.empty() &&
+                  Text.find_first_not_of("0123456789") == std::string::npos;
+    if (!Digits || (parseNumber(Text, UINT32_MAX, N) && N == 0))
+      return fail("'" + Text + "' is not a positive integer");
+    if (!parseNumber(Text, UINT32_MAX, N))
+      return fail("'" + Text + "' is too large (at most " +
                   std::to_string(UINT32_MAX) + ")");
-    out = static_cast<unsigned>(n);
+    Out = static_cast<unsigned>(N);
     return true;
   }
 
-  bool parseSmId(const std::string &text, unsigned &id) {
-    uint64_t n = 0;
-    if (!parseNumber(text, kMaxPolicySmId, n))
-      return fail("'" + text + "' is not an SM id (a number from 0 to " +
-                  std::to_string(kMaxPolicySmId) + ")");
-    id = static_cast<unsigned>(n);
+  bool parseSmId(const std::string &Text, unsigned &Id) {
+    uint64_t N = 0;
+    if (!parseNumber(Text, MaxPolicySmId, N))
+      return fail("'" + Text + "' is not an SM id (a number from 0 to " +
+                  std::to_string(MaxPolicySmId) + ")");
+    Id = static_cast<unsigned>(N);
     return true;
   }
 
-  bool parseSmList(const std::string &value, std::vector<unsigned> &sms) {
-    sms.clear();
-    for (const std::string &rawItem : split(value, '+')) {
-      std::string item = trim(rawItem);
-      if (item.empty())
-        return fail("empty item in SM list '" + value + "'");
-      size_t dash = item.find('-');
-      if (dash == std::string::npos) {
-        unsigned id = 0;
-        if (!parseSmId(item, id))
+  bool parseSmList(const std::string &Value, std::vector<unsigned> &Sms) {
+    Sms.clear();
+    for (const std::string &RawItem : split(Value, '+')) {
+      std::string Item = trim(RawItem);
+      if (Item.empty())
+        return fail("empty item in SM list '" + Value + "'");
+      size_t Dash = Item.find('-');
+      if (Dash == std::string::npos) {
+        unsigned Id = 0;
+        if (!parseSmId(Item, Id))
           return false;
-        sms.push_back(id);
+        Sms.push_back(Id);
         continue;
       }
-      std::string firstText = trim(item.substr(0, dash));
-      std::string lastText = trim(item.substr(dash + 1));
-      if (firstText.empty() || lastText.empty())
-        return fail("'" + item + "' is not a valid SM range (expected A-B)");
-      unsigned first = 0, last = 0;
-      if (!parseSmId(firstText, first) || !parseSmId(lastText, last))
+      std::string FirstText = trim(Item.substr(0, Dash));
+      std::string LastText = trim(Item.substr(Dash + 1));
+      if (FirstText.empty() || LastText.empty())
+        return fail("'" + Item + "' is not a valid SM range (expected A-B)");
+      unsigned First = 0, Last = 0;
+      if (!parseSmId(FirstText, First) || !parseSmId(LastText, Last))
         return false;
-      if (first > last)
-        return fail("'" + item + "' is not a valid SM range (" +
-                    std::to_string(first) + " > " + std::to_string(last) + ")");
-      for (unsigned id = first; id <= last; ++id)
-        sms.push_back(id);
+      if (First > Last)
+        return fail("'" + Item + "' is not a valid SM range (" +
+                    std::to_string(First) + " > " + std::to_string(Last) + ")");
+      for (unsigned Id = First; Id <= Last; ++Id)
+        Sms.push_back(Id);
     }
     return true;
   }
@@ -292,48 +279,48 @@ private:
 
 } // namespace
 
-bool parsePolicyText(const std::string &text, std::vector<PolicyRule> &rules,
-                     std::string &error, const std::string &origin) {
-  std::vector<std::string> pieces = split(text, ';');
+bool parsePolicyText(const std::string &Text, std::vector<PolicyRule> &Rules,
+                     std::string &Error, const std::string &Origin) {
+  std::vector<std::string> Pieces = split(Text, ';');
   // One trailing ';' is allowed.
-  if (pieces.size() > 1 && trim(pieces.back()).empty())
-    pieces.pop_back();
-  if (pieces.size() == 1 && trim(pieces[0]).empty()) {
-    error = origin + ": empty policy (expected name=action rules separated "
+  if (Pieces.size() > 1 && trim(Pieces.back()).empty())
+    Pieces.pop_back();
+  if (Pieces.size() == 1 && trim(Pieces[0]).empty()) {
+    Error = Origin + ": empty policy (expected name=action rules separated "
                      "by ';')";
     return false;
   }
 
-  std::vector<PolicyRule> parsed;
-  for (size_t i = 0; i < pieces.size(); ++i) {
-    std::string rule = trim(pieces[i]);
-    if (rule.empty()) {
-      error = origin + ": rule " + std::to_string(i + 1) + " of " +
-              std::to_string(pieces.size()) + " is empty (two ';' in a row?)";
+  std::vector<PolicyRule> Parsed;
+  for (size_t I = 0; I < Pieces.size(); ++I) {
+    std::string Rule = trim(Pieces[I]);
+    if (Rule.empty()) {
+      Error = Origin + ": rule " + std::to_string(I + 1) + " of " +
+              std::to_string(Pieces.size()) + " is empty (two ';' in a row?)";
       return false;
     }
-    PolicyRule out;
-    if (!RuleParser(rule, origin, error).parse(out))
+    PolicyRule Out;
+    if (!RuleParser(Rule, Origin, Error).parse(Out))
       return false;
-    parsed.push_back(std::move(out));
+    Parsed.push_back(std::move(Out));
   }
-  rules = std::move(parsed);
+  Rules = std::move(Parsed);
   return true;
 }
 
-const Policy *findPolicy(const std::vector<PolicyRule> &rules,
-                         const std::string &sourceName,
-                         const std::string &mangledName) {
-  std::string source = normalizeKernelName(sourceName);
-  const Policy *named = nullptr;
-  const Policy *star = nullptr;
-  for (const PolicyRule &rule : rules) {
-    if (rule.name == "*")
-      star = &rule.policy;
-    else if (rule.name == source || rule.name == mangledName)
-      named = &rule.policy;
+const Policy *findPolicy(const std::vector<PolicyRule> &Rules,
+                         const std::string &SourceName,
+                         const std::string &MangledName) {
+  std::string Source = normalizeKernelName(SourceName);
+  const Policy *Named = nullptr;
+  const Policy *Star = nullptr;
+  for (const PolicyRule &Rule : Rules) {
+    if (Rule.Name == "*")
+      Star = &Rule.Policy;
+    else if (Rule.Name == Source || Rule.Name == MangledName)
+      Named = &Rule.Policy;
   }
-  return named ? named : star;
+  return Named ? Named : Star;
 }
 
 } // namespace smc

@@ -29,29 +29,29 @@ namespace smc {
 // One rule: the kernel name as written (normalized with normalizeKernelName)
 // or "*", and its policy.
 struct PolicyRule {
-  std::string name;
-  Policy policy;
+  std::string Name;
+  Policy Policy;
 };
 
 // The largest SM id policy text accepts (a sanity bound; the launch checks
 // ids against the device's SM count).
-constexpr unsigned kMaxPolicySmId = 65535;
+constexpr unsigned MaxPolicySmId = 65535;
 
 // Parses `text`.  On success replaces the contents of `rules` with the rules
 // in text order and returns true.  On error returns false, leaves `rules`
 // unchanged and sets `error` to a message that starts with `origin` and names
 // the bad part, e.g.
 //   SMC_POLICY: in rule 'vecAdd=smc(workers=x)': 'x' is not a positive integer
-bool parsePolicyText(const std::string &text, std::vector<PolicyRule> &rules,
-                     std::string &error,
-                     const std::string &origin = "SMC_POLICY");
+bool parsePolicyText(const std::string &Text, std::vector<PolicyRule> &Rules,
+                     std::string &Error,
+                     const std::string &Origin = "SMC_POLICY");
 
 // The policy of the rule that applies to a kernel with this source name and
 // mangled name, or null if none does.  A rule naming the kernel beats "*";
 // among rules of equal rank the last one wins.
-const Policy *findPolicy(const std::vector<PolicyRule> &rules,
-                         const std::string &sourceName,
-                         const std::string &mangledName);
+const Policy *findPolicy(const std::vector<PolicyRule> &Rules,
+                         const std::string &SourceName,
+                         const std::string &MangledName);
 
 } // namespace smc
 

@@ -19,159 +19,159 @@ namespace smc {
 namespace {
 
 // Kernel parameter arrays up to this size are built on the stack.
-constexpr size_t kStackParams = 64;
+constexpr size_t MaxStackParams = 64;
 
 // Uploads the plan's queue_start, queue_chunks and slot_target as one
 // buffer, points the descriptor at it and drops the host copies.
-bool uploadTables(DeviceState &dev, QueuePlan &plan, SmcDescriptor &desc,
-                  std::string &error) {
-  std::vector<uint32_t> host;
-  host.reserve(plan.queueStart.size() + plan.queueChunks.size() +
-               plan.slotTarget.size());
-  host.insert(host.end(), plan.queueStart.begin(), plan.queueStart.end());
-  host.insert(host.end(), plan.queueChunks.begin(), plan.queueChunks.end());
-  host.insert(host.end(), plan.slotTarget.begin(), plan.slotTarget.end());
-  uint32_t *tables =
-      deviceBuffer(dev, host.data(), host.size() * sizeof(uint32_t), error);
-  if (!tables)
+bool uploadTables(DeviceState &Dev, QueuePlan &Plan, SmcDescriptor &Desc,
+                  std::string &Error) {
+  std::vector<uint32_t> Host;
+  Host.reserve(Plan.QueueStart.size() + Plan.QueueChunks.size() +
+               Plan.SlotTarget.size());
+  Host.insert(Host.end(), Plan.QueueStart.begin(), Plan.QueueStart.end());
+  Host.insert(Host.end(), Plan.QueueChunks.begin(), Plan.QueueChunks.end());
+  Host.insert(Host.end(), Plan.SlotTarget.begin(), Plan.SlotTarget.end());
+  uint32_t *Tables =
+      deviceBuffer(Dev, Host.data(), Host.size() * sizeof(uint32_t), Error);
+  if (!Tables)
     return false;
-  desc.queue_start = tables;
-  desc.queue_chunks = tables + plan.queueStart.size();
-  desc.slot_target = tables + plan.queueStart.size() + plan.queueChunks.size();
-  plan.queueStart = {};
-  plan.queueChunks = {};
-  plan.slotTarget = {};
+  Desc.queue_start = Tables;
+  Desc.queue_chunks = Tables + Plan.QueueStart.size();
+  Desc.slot_target = Tables + Plan.QueueStart.size() + Plan.QueueChunks.size();
+  Plan.QueueStart = {};
+  Plan.QueueChunks = {};
+  Plan.SlotTarget = {};
   return true;
 }
 
 // Plans one configuration.  Null when the launch should just be forwarded
 // without caching anything (the original launch will report the problem).
-// Globals::mutex held.
-std::unique_ptr<Prepared> buildPrepared(KernelEntry &k, const LaunchShape &s,
-                                        const driver::Api &api) {
-  DeviceState &dev = *k.device;
-  auto p = std::make_unique<Prepared>();
-  p->kernel = &k;
-  p->device = &dev;
-  p->numParams = k.info.num_params;
-  const Policy &policy = policyById(k.policyId);
-  if (policy.variant == Variant::Original)
-    return p;
+// Globals::Mutex held.
+std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, const LaunchShape &S,
+                                        const driver::Api &Api) {
+  DeviceState &Dev = *K.Device;
+  auto P = std::make_unique<Prepared>();
+  P->Kernel = &K;
+  P->Device = &Dev;
+  P->NumParams = K.Info.num_params;
+  const Policy &Policy = policyById(K.PolicyId);
+  if (Policy.variant == Variant::Original)
+    return P;
 
-  auto fallBack = [&](const std::string &reason) {
-    p->reason = reason;
-    tellKernel(k, "running the original: " + reason);
-    return std::move(p);
+  auto FallBack = [&](const std::string &Reason) {
+    P->Reason = Reason;
+    tellKernel(K, "running the original: " + Reason);
+    return std::move(P);
   };
-  if (!k.infoProblem.empty())
-    return fallBack(k.infoProblem);
+  if (!K.InfoProblem.empty())
+    return FallBack(K.InfoProblem);
   // Shapes cudaLaunchKernel rejects: let the original launch say so.
-  if (s.grid.x == 0 || s.grid.y == 0 || s.grid.z == 0 || s.sharedMem > UINT_MAX)
-    return p;
+  if (S.Grid.x == 0 || S.Grid.y == 0 || S.Grid.z == 0 || S.SharedMem > UINT_MAX)
+    return P;
 
-  bool smCentric = policy.variant == Variant::SMCentric;
-  const std::string &problem = smCentric ? k.smcProblem : k.sliceProblem;
-  if (!problem.empty())
-    return fallBack(problem);
-  CUfunction variant = smCentric ? k.smc : k.slice;
-  DeviceFacts facts;
-  facts.numSMs = dev.numSMs;
-  if (variant) {
-    std::string error;
-    if (!matchAttributes(k, variant, s.sharedMem, api, error))
-      return fallBack(error);
-    if (smCentric) {
-      Occupancy occ;
-      if (!occupancy(k, s.block, s.sharedMem, api, occ))
+  bool SmCentric = Policy.variant == Variant::SMCentric;
+  const std::string &Problem = SmCentric ? K.SmcProblem : K.SliceProblem;
+  if (!Problem.empty())
+    return FallBack(Problem);
+  CUfunction Variant = SmCentric ? K.Smc : K.Slice;
+  DeviceFacts Facts;
+  Facts.NumSMs = Dev.NumSMs;
+  if (Variant) {
+    std::string Error;
+    if (!matchAttributes(K, Variant, S.SharedMem, Api, Error))
+      return FallBack(Error);
+    if (SmCentric) {
+      Occupancy Occ;
+      if (!occupancy(K, S.Block, S.SharedMem, Api, Occ))
         return nullptr;
       // Not even the original fits (too many threads or too much shared
       // memory): its own launch reports the error.
-      if (occ.original == 0)
-        return p;
-      facts.variantFitPerSM = unsigned(occ.variant);
-      facts.originalOccupancy = unsigned(occ.original);
+      if (Occ.Original == 0)
+        return P;
+      Facts.VariantFitPerSm = unsigned(Occ.Variant);
+      Facts.OriginalOccupancy = unsigned(Occ.Original);
     }
   }
 
-  QueuePlan &plan = p->plan;
-  std::string reason;
-  GridSize size;
-  size.x = s.grid.x;
-  size.y = s.grid.y;
-  size.z = s.grid.z;
-  if (!makeQueuePlan(policy, KernelFacts::fromInfo(k.info), facts, size, plan,
-                     reason))
-    return fallBack(reason);
-  if (!plan.note.empty())
-    tellKernel(k, plan.note);
+  QueuePlan &Plan = P->Plan;
+  std::string Reason;
+  GridSize Size;
+  Size.X = S.Grid.x;
+  Size.Y = S.Grid.y;
+  Size.Z = S.Grid.z;
+  if (!makeQueuePlan(Policy, KernelFacts::fromInfo(K.Info), Facts, Size, Plan,
+                     Reason))
+    return FallBack(Reason);
+  if (!Plan.Note.empty())
+    tellKernel(K, Plan.Note);
 
-  SmcDescriptor &d = p->desc;
-  d.grid_x = s.grid.x;
-  d.grid_y = s.grid.y;
-  d.grid_z = s.grid.z;
-  d.num_chunks = plan.numChunks;
-  d.num_slots = dev.numSMs;
-  if (plan.variant == Variant::SMCentric) {
-    std::string error;
-    if (!uploadTables(dev, plan, d, error))
-      return fallBack("cannot upload its queue tables: " + error);
-    d.mode = plan.mode;
-    d.queue_stride = plan.queueStride;
-    d.busy_queues = plan.busyQueues;
-    d.ordered = plan.ordered ? 1u : 0u;
+  SmcDescriptor &D = P->Desc;
+  D.grid_x = S.Grid.x;
+  D.grid_y = S.Grid.y;
+  D.grid_z = S.Grid.z;
+  D.num_chunks = Plan.NumChunks;
+  D.num_slots = Dev.NumSMs;
+  if (Plan.Variant == Variant::SMCentric) {
+    std::string Error;
+    if (!uploadTables(Dev, Plan, D, Error))
+      return FallBack("cannot upload its queue tables: " + Error);
+    D.mode = Plan.Mode;
+    D.queue_stride = Plan.QueueStride;
+    D.busy_queues = Plan.BusyQueues;
+    D.ordered = Plan.Ordered ? 1u : 0u;
   }
-  p->variant = plan.variant;
-  p->function = variant;
-  return p;
+  P->Variant = Plan.Variant;
+  P->Function = Variant;
+  return P;
 }
 
 } // namespace
 
-Prepared *prepare(const LaunchRequest &req, int device) {
-  std::string driverError;
-  const driver::Api *api = driver::api(&driverError);
-  if (!api) {
-    tell("cannot use the CUDA driver API (" + driverError +
+Prepared *prepare(const LaunchRequest &Req, int Device) {
+  std::string DriverError;
+  const driver::Api *Api = driver::api(&DriverError);
+  if (!Api) {
+    tell("cannot use the CUDA driver API (" + DriverError +
          "); every kernel runs the original");
-    forwardAll.store(true, std::memory_order_relaxed);
+    ForwardAll.store(true, std::memory_order_relaxed);
     return nullptr;
   }
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.mutex);
-  RelaxedCaptureMode relaxed;
-  DeviceState *dev = deviceState(device);
-  if (!dev)
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  RelaxedCaptureMode Relaxed;
+  DeviceState *Dev = deviceState(Device);
+  if (!Dev)
     return nullptr;
-  KernelEntry *k = kernelEntry(req.func, *dev, *api);
-  if (!k)
+  KernelEntry *K = kernelEntry(Req.Func, *Dev, *Api);
+  if (!K)
     return nullptr;
-  uint64_t epoch = currentPolicyEpoch();
-  if (k->policyEpoch != epoch) {
-    k->policyId = policyIdOf(*k);
-    k->policyEpoch = epoch;
+  uint64_t Epoch = currentPolicyEpoch();
+  if (K->PolicyEpoch != Epoch) {
+    K->PolicyId = policyIdOf(*K);
+    K->PolicyEpoch = Epoch;
   }
-  std::array<uint64_t, 8> key = req.shape.key(k->policyId);
-  std::unique_ptr<Prepared> &slot = k->prepared[key];
-  if (!slot) {
-    slot = buildPrepared(*k, req.shape, *api);
-    if (!slot) {
-      k->prepared.erase(key);
+  std::array<uint64_t, 8> Key = Req.Shape.key(K->PolicyId);
+  std::unique_ptr<Prepared> &Slot = K->Prepared[Key];
+  if (!Slot) {
+    Slot = buildPrepared(*K, Req.Shape, *Api);
+    if (!Slot) {
+      K->Prepared.erase(Key);
       return nullptr;
     }
   }
-  return slot.get();
+  return Slot.get();
 }
 
-cudaError_t launchOriginal(const LaunchRequest &req) {
-  const LaunchShape &s = req.shape;
-  return req.ptsz ? cudaLaunchKernel_ptsz(req.func, s.grid, s.block, req.args,
-                                          s.sharedMem, req.stream)
-                  : cudaLaunchKernel(req.func, s.grid, s.block, req.args,
-                                     s.sharedMem, req.stream);
+cudaError_t launchOriginal(const LaunchRequest &Req) {
+  const LaunchShape &S = Req.Shape;
+  return Req.Ptsz ? cudaLaunchKernel_ptsz(Req.Func, S.Grid, S.Block, Req.Args,
+                                          S.SharedMem, Req.Stream)
+                  : cudaLaunchKernel(Req.Func, S.Grid, S.Block, Req.Args,
+                                     S.SharedMem, Req.Stream);
 }
 
-const char *variantName(Variant v) {
-  switch (v) {
+const char *variantName(Variant V) {
+  switch (V) {
   case Variant::SMCentric:
     return "smc";
   case Variant::Slice:
@@ -182,107 +182,107 @@ const char *variantName(Variant v) {
   return "original";
 }
 
-cudaError_t runOriginal(Prepared &p, const char *reason,
-                        const LaunchRequest &req) {
-  cudaError_t err = launchOriginal(req);
+cudaError_t runOriginal(Prepared &P, const char *Reason,
+                        const LaunchRequest &Req) {
+  cudaError_t Err = launchOriginal(Req);
   if (stats::enabled())
-    recordOriginal(p, req, reason, err);
-  return err;
+    recordOriginal(P, Req, Reason, Err);
+  return Err;
 }
 
-CUresult launchVariant(const Prepared &p, SmcDescriptor &desc,
-                       const LaunchRequest &req, cudaStream_t stream,
-                       uint32_t &failedSlice) {
-  const driver::Api &api = *driver::api();
-  void *stackParams[kStackParams];
-  std::unique_ptr<void *[]> heapParams;
-  void **params = stackParams;
-  if (p.numParams + 1 > kStackParams) {
-    heapParams.reset(new void *[p.numParams + 1]);
-    params = heapParams.get();
+CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
+                       const LaunchRequest &Req, cudaStream_t Stream,
+                       uint32_t &FailedSlice) {
+  const driver::Api &Api = *driver::api();
+  void *StackParams[MaxStackParams];
+  std::unique_ptr<void *[]> HeapParams;
+  void **Params = StackParams;
+  if (P.NumParams + 1 > MaxStackParams) {
+    HeapParams.reset(new void *[P.NumParams + 1]);
+    Params = HeapParams.get();
   }
-  for (uint32_t i = 0; i < p.numParams; ++i)
-    params[i] = req.args[i];
-  params[p.numParams] = &desc;
-  CUstream cuStream = reinterpret_cast<CUstream>(stream);
-  const dim3 &block = req.shape.block;
-  unsigned shared = unsigned(req.shape.sharedMem);
+  for (uint32_t I = 0; I < P.NumParams; ++I)
+    Params[I] = Req.Args[I];
+  Params[P.NumParams] = &Desc;
+  CUstream CuStream = reinterpret_cast<CUstream>(Stream);
+  const dim3 &Block = Req.Shape.Block;
+  unsigned Shared = unsigned(Req.Shape.SharedMem);
 
-  const QueuePlan &plan = p.plan;
-  if (p.variant == Variant::SMCentric)
-    return api.launchKernel(p.function, plan.workers, 1, 1, block.x, block.y,
-                            block.z, shared, cuStream, params, nullptr);
-  for (uint32_t i = 0, n = plan.numSlices(); i < n; ++i) {
-    desc.slice_offset = plan.sliceOffset(i);
-    CUresult r =
-        api.launchKernel(p.function, plan.sliceCount(i), 1, 1, block.x, block.y,
-                         block.z, shared, cuStream, params, nullptr);
-    if (r != CUDA_SUCCESS) {
-      failedSlice = i;
-      return r;
+  const QueuePlan &Plan = P.Plan;
+  if (P.Variant == Variant::SMCentric)
+    return Api.LaunchKernel(P.Function, Plan.Workers, 1, 1, Block.x, Block.y,
+                            Block.z, Shared, CuStream, Params, nullptr);
+  for (uint32_t I = 0, N = Plan.numSlices(); I < N; ++I) {
+    Desc.slice_offset = Plan.sliceOffset(I);
+    CUresult R =
+        Api.LaunchKernel(P.Function, Plan.sliceCount(I), 1, 1, Block.x, Block.y,
+                         Block.z, Shared, CuStream, Params, nullptr);
+    if (R != CUDA_SUCCESS) {
+      FailedSlice = I;
+      return R;
     }
   }
   return CUDA_SUCCESS;
 }
 
-cudaError_t afterVariantFailure(Prepared &p, CUresult result,
-                                uint32_t failedSlice,
-                                const LaunchRequest &req) {
-  std::string what = std::string("launching its ") + variantName(p.variant) +
-                     " variant failed with " + driver::resultText(result);
-  if (p.variant == Variant::Slice && failedSlice > 0) {
-    tellKernel(*p.kernel, what + " at slice " + std::to_string(failedSlice) +
-                              " of " + std::to_string(p.plan.numSlices()) +
+cudaError_t afterVariantFailure(Prepared &P, CUresult Result,
+                                uint32_t FailedSlice,
+                                const LaunchRequest &Req) {
+  std::string What = std::string("launching its ") + variantName(P.Variant) +
+                     " variant failed with " + driver::resultText(Result);
+  if (P.Variant == Variant::Slice && FailedSlice > 0) {
+    tellKernel(*P.Kernel, What + " at slice " + std::to_string(FailedSlice) +
+                              " of " + std::to_string(P.Plan.numSlices()) +
                               "; the launch is incomplete");
     // Runtime and driver error codes share their values.
-    return static_cast<cudaError_t>(result);
+    return static_cast<cudaError_t>(Result);
   }
-  tellKernel(*p.kernel, what + "; running the original");
-  cudaError_t err = runOriginal(p, "variant launch failed", req);
-  if (err == cudaSuccess)
-    p.variantFailed.store(true, std::memory_order_relaxed);
-  return err;
+  tellKernel(*P.Kernel, What + "; running the original");
+  cudaError_t Err = runOriginal(P, "variant launch failed", Req);
+  if (Err == cudaSuccess)
+    P.VariantFailed.store(true, std::memory_order_relaxed);
+  return Err;
 }
 
-cudaError_t launchPrepared(Prepared &p, const LaunchRequest &req) {
+cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
   // The stream as the driver sees it: a null stream of the _ptsz entry is
   // the thread's per-thread stream, otherwise the legacy stream.
-  cudaStream_t effective = req.stream;
-  if (!effective)
-    effective = req.ptsz ? cudaStreamPerThread : cudaStreamLegacy;
+  cudaStream_t Effective = Req.Stream;
+  if (!Effective)
+    Effective = Req.Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
 
-  bool withStats = stats::enabled();
-  bool capturing = false;
-  if (p.variant == Variant::SMCentric || withStats) {
-    cudaStreamCaptureStatus status = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(effective, &status) != cudaSuccess) {
+  bool WithStats = stats::enabled();
+  bool Capturing = false;
+  if (P.Variant == Variant::SMCentric || WithStats) {
+    cudaStreamCaptureStatus Status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(Effective, &Status) != cudaSuccess) {
       cudaGetLastError();
-      return launchOriginal(req);
+      return launchOriginal(Req);
     }
-    capturing = status != cudaStreamCaptureStatusNone;
+    Capturing = Status != cudaStreamCaptureStatusNone;
   }
 
-  SmcDescriptor desc = p.desc;
-  if (p.variant == Variant::SMCentric) {
-    bool allocFailed = false;
-    uint32_t *counters =
-        capturing ? captureCounters(*p.device)
-                  : streamCounters(*p.device, effective, allocFailed);
-    if (!counters) {
-      if (capturing || allocFailed)
-        return runOriginal(p, "no launch counters", req);
-      return launchOriginal(req);
+  SmcDescriptor Desc = P.Desc;
+  if (P.Variant == Variant::SMCentric) {
+    bool AllocFailed = false;
+    uint32_t *Counters =
+        Capturing ? captureCounters(*P.Device)
+                  : streamCounters(*P.Device, Effective, AllocFailed);
+    if (!Counters) {
+      if (Capturing || AllocFailed)
+        return runOriginal(P, "no launch counters", Req);
+      return launchOriginal(Req);
     }
-    useCounterBlock(desc, counters, p.device->numSMs);
+    useCounterBlock(Desc, Counters, P.Device->NumSMs);
   }
 
-  if (withStats)
-    return launchWithStats(p, desc, capturing, req, effective);
-  uint32_t failedSlice = 0;
-  CUresult result = launchVariant(p, desc, req, effective, failedSlice);
-  if (result == CUDA_SUCCESS)
+  if (WithStats)
+    return launchWithStats(P, Desc, Capturing, Req, Effective);
+  uint32_t FailedSlice = 0;
+  CUresult Result = launchVariant(P, Desc, Req, Effective, FailedSlice);
+  if (Result == CUDA_SUCCESS)
     return cudaSuccess;
-  return afterVariantFailure(p, result, failedSlice, req);
+  return afterVariantFailure(P, Result, FailedSlice, Req);
 }
 
 } // namespace smc

@@ -20,70 +20,70 @@ namespace smc {
 
 // What the plugin left for the kernel (from its SmcKernelInfo record).
 struct KernelFacts {
-  bool hasSmc = false;
-  bool hasSlice = false;
-  bool oneChunk = false; // __smc must run in SMC_MODE_ONE_CHUNK
-  bool ordered = false;  // __smc must claim chunks in blockIdx order
-  uint32_t smcRefusal = SMC_REFUSAL_NONE;
-  uint32_t sliceRefusal = SMC_REFUSAL_NONE;
+  bool HasSmc = false;
+  bool HasSlice = false;
+  bool OneChunk = false; // __smc must run in SMC_MODE_ONE_CHUNK
+  bool Ordered = false;  // __smc must claim chunks in blockIdx order
+  uint32_t SmcRefusal = SMC_REFUSAL_NONE;
+  uint32_t SliceRefusal = SMC_REFUSAL_NONE;
 
-  static KernelFacts fromInfo(const SmcKernelInfo &info);
+  static KernelFacts fromInfo(const SmcKernelInfo &Info);
 };
 
 // What the device offers this launch (block size and dynamic shared memory
 // as given).
 struct DeviceFacts {
-  unsigned numSMs = 0;            // SMs = num_slots of the per-SM tables
-  unsigned variantFitPerSM = 0;   // __smc workers that fit on one SM
-  unsigned originalOccupancy = 0; // original CTAs that fit on one SM
+  unsigned NumSMs = 0;            // SMs = num_slots of the per-SM tables
+  unsigned VariantFitPerSm = 0;   // __smc workers that fit on one SM
+  unsigned OriginalOccupancy = 0; // original CTAs that fit on one SM
 };
 
 struct GridSize {
-  uint32_t x = 1, y = 1, z = 1;
+  uint32_t X = 1, Y = 1, Z = 1;
 };
 
 // Launches of one grid dimension may have at most this many CTAs.
-constexpr uint32_t kMaxGridX = 0x7fffffffu;
+constexpr uint32_t MaxGridX = 0x7fffffffu;
 // The largest grid an SM-centric plan builds queues for (its chunk table
 // takes 4 bytes per chunk on host and device).
-constexpr uint32_t kMaxQueuedChunks = 1u << 27;
+constexpr uint32_t MaxQueuedChunks = 1u << 27;
 
 struct QueuePlan {
-  Variant variant = Variant::Original;
-  uint32_t numChunks = 0; // x * y * z of the original grid
-  GridSize grid;
+  Variant Variant = Variant::Original;
+  uint32_t NumChunks = 0; // x * y * z of the original grid
+  GridSize Grid;
 
   // SMCentric.
-  SmcMode mode = SMC_MODE_LOOP;
-  uint32_t numSlots = 0;             // = DeviceFacts::numSMs
-  uint32_t target = 0;               // active workers wanted per SM of the set
-  uint32_t workers = 0;              // CTAs of the __smc launch
-  std::vector<uint32_t> queueStart;  // [numSlots + 1]
-  std::vector<uint32_t> queueChunks; // [numChunks]
-  std::vector<uint32_t> slotTarget;  // [numSlots]
-  // 0: queues are read from queueChunks; k > 0: queue s holds
+  SmcMode Mode = SMC_MODE_LOOP;
+  uint32_t NumSlots = 0;             // = DeviceFacts::NumSMs
+  uint32_t Target = 0;               // active workers wanted per SM of the set
+  uint32_t Workers = 0;              // CTAs of the __smc launch
+  std::vector<uint32_t> QueueStart;  // [NumSlots + 1]
+  std::vector<uint32_t> QueueChunks; // [NumChunks]
+  std::vector<uint32_t> SlotTarget;  // [NumSlots]
+  // 0: queues are read from QueueChunks; k > 0: queue s holds
   // first, first + k, ... (SmcDescriptor::queue_stride).
-  uint32_t queueStride = 0;
-  uint32_t busyQueues = 0; // queues with at least one chunk
+  uint32_t QueueStride = 0;
+  uint32_t BusyQueues = 0; // queues with at least one chunk
   // Ordered mode (SmcDescriptor::ordered): queue 0 holds every chunk in
   // blockIdx order and every worker claims from it.
-  bool ordered = false;
+  bool Ordered = false;
   // Set when the plan honours the policy only in part (one-chunk mode,
   // ordered mode).
-  std::string note;
+  std::string Note;
 
-  // Slice: slice i covers chunks [i * sliceSize, min((i+1) * sliceSize, N)).
-  uint32_t sliceSize = 0;
+  // Slice: slice i covers chunks [i * SliceSize, min((i+1) * SliceSize, N)).
+  uint32_t SliceSize = 0;
   uint32_t numSlices() const;
-  uint32_t sliceOffset(uint32_t index) const;
-  uint32_t sliceCount(uint32_t index) const;
+  uint32_t sliceOffset(uint32_t Index) const;
+  uint32_t sliceCount(uint32_t Index) const;
 };
 
 // Plans one launch.  Returns true with `plan` filled in, or false with
 // `reason` saying why the launch must run the original kernel instead.
-bool makeQueuePlan(const Policy &policy, const KernelFacts &kernel,
-                   const DeviceFacts &device, GridSize grid, QueuePlan &plan,
-                   std::string &reason);
+bool makeQueuePlan(const Policy &Policy, const KernelFacts &Kernel,
+                   const DeviceFacts &Device, GridSize Grid, QueuePlan &Plan,
+                   std::string &Reason);
 
 } // namespace smc
 

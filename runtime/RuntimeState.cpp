@@ -12,36 +12,36 @@
 namespace smc {
 
 Globals &globals() {
-  static Globals *instance = new Globals;
-  return *instance;
+  static Globals *Instance = new Globals;
+  return *Instance;
 }
 
-std::atomic<bool> forwardAll{false};
+std::atomic<bool> ForwardAll{false};
 
-void tell(const std::string &line) {
-  Globals &g = globals();
-  std::lock_guard<std::mutex> lock(g.messageMutex);
-  if (g.told.insert(line).second)
-    std::fprintf(stderr, "smc: %s\n", line.c_str());
+void tell(const std::string &Line) {
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.MessageMutex);
+  if (G.Told.insert(Line).second)
+    std::fprintf(stderr, "smc: %s\n", Line.c_str());
 }
 
-void tellKernel(const KernelEntry &k, const std::string &what) {
-  tell("kernel '" + k.source + "': " + what);
+void tellKernel(const KernelEntry &K, const std::string &What) {
+  tell("kernel '" + K.Source + "': " + What);
 }
 
-static bool envFlag(const char *name) {
-  const char *value = std::getenv(name);
-  return value && *value && std::strcmp(value, "0") != 0;
+static bool envFlag(const char *Name) {
+  const char *Value = std::getenv(Name);
+  return Value && *Value && std::strcmp(Value, "0") != 0;
 }
 
 bool smcDisabled() {
-  static const bool disabled = envFlag("SMC_DISABLE");
-  return disabled;
+  static const bool Disabled = envFlag("SMC_DISABLE");
+  return Disabled;
 }
 
-std::string failed(const char *what, cudaError_t err) {
+std::string failed(const char *What, cudaError_t Err) {
   cudaGetLastError();
-  return std::string(what) + " failed: " + cudaGetErrorName(err);
+  return std::string(What) + " failed: " + cudaGetErrorName(Err);
 }
 
 RelaxedCaptureMode::RelaxedCaptureMode() {

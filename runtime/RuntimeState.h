@@ -19,7 +19,7 @@
 //   StatsLaunch.cpp      the SMC_STATS launch (Stats.cpp writes the file)
 //
 // then runtime/device/SmcWorker.cu on the GPU.  Slow paths hold
-// Globals::mutex; the fast path (a cached prepared launch and counter block)
+// Globals::Mutex; the fast path (a cached prepared launch and counter block)
 // takes no lock.  docs/DESIGN.md states the invariants the parts rely on.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_RUNTIMESTATE_H
@@ -53,29 +53,29 @@ namespace smc {
 // The grid, block and dynamic shared memory of a launch: with the kernel,
 // device and policy, what a prepared launch is cached under.
 struct LaunchShape {
-  dim3 grid;
-  dim3 block;
-  size_t sharedMem = 0;
+  dim3 Grid;
+  dim3 Block;
+  size_t SharedMem = 0;
 
-  bool operator==(const LaunchShape &o) const {
-    return grid.x == o.grid.x && grid.y == o.grid.y && grid.z == o.grid.z &&
-           block.x == o.block.x && block.y == o.block.y &&
-           block.z == o.block.z && sharedMem == o.sharedMem;
+  bool operator==(const LaunchShape &O) const {
+    return Grid.x == O.Grid.x && Grid.y == O.Grid.y && Grid.z == O.Grid.z &&
+           Block.x == O.Block.x && Block.y == O.Block.y &&
+           Block.z == O.Block.z && SharedMem == O.SharedMem;
   }
   // The shape, and a policy id, as an ordered key.
-  std::array<uint64_t, 8> key(uint32_t policyId) const {
-    return {grid.x,  grid.y,  grid.z,    block.x,
-            block.y, block.z, sharedMem, policyId};
+  std::array<uint64_t, 8> key(uint32_t PolicyId) const {
+    return {Grid.x,  Grid.y,  Grid.z,    Block.x,
+            Block.y, Block.z, SharedMem, PolicyId};
   }
 };
 
 // One launch as the program made it (the arguments of cudaLaunchKernel).
 struct LaunchRequest {
-  const void *func = nullptr;
-  LaunchShape shape;
-  void **args = nullptr;
-  cudaStream_t stream = nullptr;
-  bool ptsz = false; // through cudaLaunchKernel_ptsz
+  const void *Func = nullptr;
+  LaunchShape Shape;
+  void **Args = nullptr;
+  cudaStream_t Stream = nullptr;
+  bool Ptsz = false; // through cudaLaunchKernel_ptsz
 };
 
 //===----------------------------------------------------------------------===//
@@ -84,110 +84,110 @@ struct LaunchRequest {
 
 // One device the process launches on.
 struct DeviceState {
-  int ordinal = 0;
-  unsigned numSMs = 0; // num_slots of every plan on this device
-  std::string name;
-  cudaStream_t stream = nullptr; // the runtime's own non-blocking stream
-  size_t counterWords = 0;       // words of one counter block
-  uint32_t *slab = nullptr;      // zeroed counter blocks not yet handed out
-  size_t slabLeft = 0;
+  int Ordinal = 0;
+  unsigned NumSMs = 0; // num_slots of every plan on this device
+  std::string Name;
+  cudaStream_t Stream = nullptr; // the runtime's own non-blocking stream
+  size_t CounterWords = 0;       // words of one counter block
+  uint32_t *Slab = nullptr;      // zeroed counter blocks not yet handed out
+  size_t SlabLeft = 0;
   // Counter blocks of streams, by (StreamKind, id).
-  std::map<std::pair<int, uint64_t>, uint32_t *> streamCounters;
-  uint32_t *statsBlock = nullptr; // SMC_STATS only
+  std::map<std::pair<int, uint64_t>, uint32_t *> StreamCounters;
+  uint32_t *StatsBlock = nullptr; // SMC_STATS only
 };
 
 struct KernelEntry;
 
 // One launch configuration of a kernel under one policy, ready to launch.
 struct Prepared {
-  KernelEntry *kernel = nullptr;
-  DeviceState *device = nullptr;
-  Variant variant = Variant::Original;
-  std::string reason; // why the original runs although the policy wants more
-  CUfunction function = nullptr;
-  SmcDescriptor desc{}; // tables filled in; counters and stats per launch
-  uint32_t numParams = 0;
+  KernelEntry *Kernel = nullptr;
+  DeviceState *Device = nullptr;
+  Variant Variant = Variant::Original;
+  std::string Reason; // why the original runs although the policy wants more
+  CUfunction Function = nullptr;
+  SmcDescriptor Desc{}; // tables filled in; counters and stats per launch
+  uint32_t NumParams = 0;
   // The plan, without its tables (they live on the device, in desc).
-  QueuePlan plan;
+  QueuePlan Plan;
   // Set when a variant launch failed but the original then succeeded: from
   // then on this configuration runs the original.
-  std::atomic<bool> variantFailed{false};
+  std::atomic<bool> VariantFailed{false};
 };
 
 // Per SM: original CTAs and __smc workers that fit at one block size and
 // dynamic shared memory.
 struct Occupancy {
-  int original = 0;
-  int variant = 0;
+  int Original = 0;
+  int Variant = 0;
 };
 
 // A kernel (host symbol) on one device.
 struct KernelEntry {
-  const void *symbol = nullptr;
-  DeviceState *device = nullptr;
-  CUfunction original = nullptr;
-  CUfunction smc = nullptr;
-  CUfunction slice = nullptr;
-  std::string mangled;
-  std::string source;
-  SmcKernelInfo info{};
+  const void *Symbol = nullptr;
+  DeviceState *Device = nullptr;
+  CUfunction Original = nullptr;
+  CUfunction Smc = nullptr;
+  CUfunction Slice = nullptr;
+  std::string Mangled;
+  std::string Source;
+  SmcKernelInfo Info{};
   // Non-empty: why no variant of this kernel can run.
-  std::string infoProblem;
+  std::string InfoProblem;
   // Non-empty: why the __smc / __slice variant the info promises is unusable.
-  std::string smcProblem;
-  std::string sliceProblem;
-  // The policy resolved at policyEpoch, as an index into Globals::policies.
-  uint64_t policyEpoch = UINT64_MAX;
-  uint32_t policyId = 0;
-  std::map<std::pair<uint64_t, size_t>, Occupancy> occupancy;
+  std::string SmcProblem;
+  std::string SliceProblem;
+  // The policy resolved at PolicyEpoch, as an index into Globals::Policies.
+  uint64_t PolicyEpoch = UINT64_MAX;
+  uint32_t PolicyId = 0;
+  std::map<std::pair<uint64_t, size_t>, Occupancy> Occupancy;
   // By LaunchShape::key.
-  std::map<std::array<uint64_t, 8>, std::unique_ptr<Prepared>> prepared;
+  std::map<std::array<uint64_t, 8>, std::unique_ptr<Prepared>> Prepared;
 };
 
 // Everything shared between threads, guarded by `mutex` unless noted.  Never
 // destroyed, so launches from static destructors still find it.
 struct Globals {
-  std::mutex mutex;
-  std::unordered_map<const void *, Policy> symbolPolicies;
-  std::vector<PolicyRule> namePolicies;
-  std::vector<Policy> policies; // interned: a policy's index is its id
-  std::vector<std::unique_ptr<DeviceState>> devices;
-  std::map<std::pair<const void *, int>, std::unique_ptr<KernelEntry>> kernels;
+  std::mutex Mutex;
+  std::unordered_map<const void *, Policy> SymbolPolicies;
+  std::vector<PolicyRule> NamePolicies;
+  std::vector<Policy> Policies; // interned: a policy's index is its id
+  std::vector<std::unique_ptr<DeviceState>> Devices;
+  std::map<std::pair<const void *, int>, std::unique_ptr<KernelEntry>> Kernels;
   // __smc variants by CUfunction, for finding their graph nodes.
-  std::map<CUfunction, KernelEntry *> smcVariants;
+  std::map<CUfunction, KernelEntry *> SmcVariants;
   // Counter blocks some executable graph's node uses (GraphExec.cpp).
-  std::set<std::pair<const DeviceState *, uint32_t *>> graphCounters;
+  std::set<std::pair<const DeviceState *, uint32_t *>> GraphCounters;
   // State of devices that were reset: kept, as other threads' caches may
   // still point into it (it is never used again).
-  std::vector<std::unique_ptr<DeviceState>> retiredDevices;
-  std::vector<std::unique_ptr<KernelEntry>> retiredKernels;
+  std::vector<std::unique_ptr<DeviceState>> RetiredDevices;
+  std::vector<std::unique_ptr<KernelEntry>> RetiredKernels;
 
-  std::mutex statsMutex; // held across launch and read-back with SMC_STATS
+  std::mutex StatsMutex; // held across launch and read-back with SMC_STATS
 
-  std::mutex messageMutex; // guards `told`
-  std::set<std::string> told;
+  std::mutex MessageMutex; // guards `told`
+  std::set<std::string> Told;
 };
 
 Globals &globals();
 
 // Set when the driver API is unavailable: every launch runs the original.
-extern std::atomic<bool> forwardAll;
+extern std::atomic<bool> ForwardAll;
 
 //===----------------------------------------------------------------------===//
 // Messages, environment, CUDA helpers (RuntimeState.cpp)
 //===----------------------------------------------------------------------===//
 
 // Prints "smc: <line>" to stderr, once per distinct line.
-void tell(const std::string &line);
+void tell(const std::string &Line);
 // Once per kernel and text: "smc: kernel 'vecAdd': <what>".
-void tellKernel(const KernelEntry &k, const std::string &what);
+void tellKernel(const KernelEntry &K, const std::string &What);
 
 // SMC_DISABLE=1: every launch goes straight to the original.
 bool smcDisabled();
 
 // "<what> failed: cudaErrorX", clearing the error so that a failed call of
 // ours never becomes the program's last error.
-std::string failed(const char *what, cudaError_t err);
+std::string failed(const char *What, cudaError_t Err);
 
 // Makes the runtime's own CUDA calls legal while some stream of the process
 // is capturing (cudaStreamCaptureModeRelaxed for this thread), restoring
@@ -205,7 +205,7 @@ private:
 };
 
 //===----------------------------------------------------------------------===//
-// Policies (PolicyRegistry.cpp), Globals::mutex held unless noted
+// Policies (PolicyRegistry.cpp), Globals::Mutex held unless noted
 //===----------------------------------------------------------------------===//
 
 // The epoch every policy change bumps (no lock needed).
@@ -213,63 +213,63 @@ uint64_t currentPolicyEpoch();
 // Makes every cached prepared launch stale (no lock needed).
 void policiesChanged();
 // The id of the policy `k` has now (SMC_POLICY parsed on first use).
-uint32_t policyIdOf(const KernelEntry &k);
-const Policy &policyById(uint32_t id);
+uint32_t policyIdOf(const KernelEntry &K);
+const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//
-// Device resources (DeviceResources.cpp), Globals::mutex held unless noted
+// Device resources (DeviceResources.cpp), Globals::Mutex held unless noted
 //===----------------------------------------------------------------------===//
 
 // The state of device `ordinal`, created on first use.  Null if the device
 // cannot be used.
-DeviceState *deviceState(int ordinal);
+DeviceState *deviceState(int Ordinal);
 
 // Device memory of `bytes`, filled from `host` or zeroed if host is null,
 // through the device's own stream.  Null with `error` set on failure.
-uint32_t *deviceBuffer(DeviceState &dev, const void *host, size_t bytes,
-                       std::string &error);
+uint32_t *deviceBuffer(DeviceState &Dev, const void *Host, size_t Bytes,
+                       std::string &Error);
 
 // A zeroed counter block no one else has, or null (and told why).
-uint32_t *newCounterBlock(DeviceState &dev);
+uint32_t *newCounterBlock(DeviceState &Dev);
 
 // Points the descriptor's worker_count, queue_next and launch_counters at
-// `block`, a counter block of a device with `numSMs` SMs (no lock needed).
-void useCounterBlock(SmcDescriptor &desc, uint32_t *block, unsigned numSMs);
+// `block`, a counter block of a device with `NumSMs` SMs (no lock needed).
+void useCounterBlock(SmcDescriptor &Desc, uint32_t *Block, unsigned NumSMs);
 
 // No lock needed.  The counter block of a stream that is not capturing,
 // cached per thread.  Null if the stream cannot be identified
-// (`allocFailed` false: the launch itself will fail) or no block can be
-// allocated (`allocFailed` true).
-uint32_t *streamCounters(DeviceState &dev, cudaStream_t stream,
-                         bool &allocFailed);
+// (`AllocFailed` false: the launch itself will fail) or no block can be
+// allocated (`AllocFailed` true).
+uint32_t *streamCounters(DeviceState &Dev, cudaStream_t Stream,
+                         bool &AllocFailed);
 
 // No lock needed.  A counter block for one launch into a capturing stream:
 // never reused by streams.  Null if none can be allocated.
-uint32_t *captureCounters(DeviceState &dev);
+uint32_t *captureCounters(DeviceState &Dev);
 
 // Retires what the runtime keeps for the current device, ahead of
 // cudaDeviceReset (no lock needed).
 void retireCurrentDevice();
 
 //===----------------------------------------------------------------------===//
-// Kernels (KernelRegistry.cpp), Globals::mutex held
+// Kernels (KernelRegistry.cpp), Globals::Mutex held
 //===----------------------------------------------------------------------===//
 
 // The entry of a kernel on a device, created on first use.  Null when the
 // symbol is not a kernel the runtime can see (the original launch then
 // reports the error).
-KernelEntry *kernelEntry(const void *symbol, DeviceState &dev,
-                         const driver::Api &api);
+KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
+                         const driver::Api &Api);
 
 // Gives `variant` the original's dynamic shared memory limit (when the
 // launch needs more than the default) and shared memory carveout.
-bool matchAttributes(const KernelEntry &k, CUfunction variant, size_t sharedMem,
-                     const driver::Api &api, std::string &error);
+bool matchAttributes(const KernelEntry &K, CUfunction Variant, size_t SharedMem,
+                     const driver::Api &Api, std::string &Error);
 
 // Occupancy of the original and the __smc variant, cached per block size
 // and shared memory.  False if the driver rejects the shape.
-bool occupancy(KernelEntry &k, dim3 block, size_t sharedMem,
-               const driver::Api &api, Occupancy &out);
+bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
+               const driver::Api &Api, Occupancy &Out);
 
 //===----------------------------------------------------------------------===//
 // Prepared launches (PreparedLaunch.cpp), no lock held
@@ -277,31 +277,31 @@ bool occupancy(KernelEntry &k, dim3 block, size_t sharedMem,
 
 // The prepared launch of a request's configuration (slow path).  Null when
 // the launch should be forwarded to the original uncached.
-Prepared *prepare(const LaunchRequest &req, int device);
+Prepared *prepare(const LaunchRequest &Req, int Device);
 
 // The original kernel, as the program asked.
-cudaError_t launchOriginal(const LaunchRequest &req);
+cudaError_t launchOriginal(const LaunchRequest &Req);
 
 // The original for a prepared launch, recorded with SMC_STATS.
-cudaError_t runOriginal(Prepared &p, const char *reason,
-                        const LaunchRequest &req);
+cudaError_t runOriginal(Prepared &P, const char *Reason,
+                        const LaunchRequest &Req);
 
 // Launches a prepared SMCentric or Slice configuration.
-cudaError_t launchPrepared(Prepared &p, const LaunchRequest &req);
+cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req);
 
 // Launches the prepared variant with `desc` on `stream`.  For slices,
-// `failedSlice` is the index of the slice whose launch failed.
-CUresult launchVariant(const Prepared &p, SmcDescriptor &desc,
-                       const LaunchRequest &req, cudaStream_t stream,
-                       uint32_t &failedSlice);
+// `FailedSlice` is the index of the slice whose launch failed.
+CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
+                       const LaunchRequest &Req, cudaStream_t Stream,
+                       uint32_t &FailedSlice);
 
 // After a variant launch failed: the original if nothing ran yet, an error
 // if some slices already ran (running them again would break exactly-once).
-cudaError_t afterVariantFailure(Prepared &p, CUresult result,
-                                uint32_t failedSlice, const LaunchRequest &req);
+cudaError_t afterVariantFailure(Prepared &P, CUresult Result,
+                                uint32_t FailedSlice, const LaunchRequest &Req);
 
 // "smc", "slice" or "original".
-const char *variantName(Variant v);
+const char *variantName(Variant V);
 
 //===----------------------------------------------------------------------===//
 // SMC_STATS (StatsLaunch.cpp)
@@ -309,12 +309,12 @@ const char *variantName(Variant v);
 
 // Launches `p` with a zeroed statistics block, waits for the launch and
 // records what the variant counted.  Serializes launches.
-cudaError_t launchWithStats(Prepared &p, SmcDescriptor &desc, bool capturing,
-                            const LaunchRequest &req, cudaStream_t stream);
+cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
+                            const LaunchRequest &Req, cudaStream_t Stream);
 
 // Records a launch of the original (reason, error) with SMC_STATS.
-void recordOriginal(const Prepared &p, const LaunchRequest &req,
-                    const char *reason, cudaError_t err);
+void recordOriginal(const Prepared &P, const LaunchRequest &Req,
+                    const char *Reason, cudaError_t Err);
 
 } // namespace smc
 

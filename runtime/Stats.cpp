@@ -20,11 +20,11 @@ namespace stats {
 namespace {
 
 struct Collector {
-  std::string path;
-  std::mutex mutex;
-  std::string deviceName;
-  bool haveDevice = false;
-  std::vector<nlohmann::ordered_json> launches;
+  std::string Path;
+  std::mutex Mutex;
+  std::string DeviceName;
+  bool HaveDevice = false;
+  std::vector<nlohmann::ordered_json> Launches;
 };
 
 void writeAtExit();
@@ -32,91 +32,91 @@ void writeAtExit();
 // Null when SMC_STATS is unset or empty.  Never destroyed, so it outlives
 // every static destructor that might still launch.
 Collector *collector() {
-  static Collector *instance = [] {
-    const char *path = std::getenv("SMC_STATS");
-    if (!path || !*path)
+  static Collector *Instance = [] {
+    const char *Path = std::getenv("SMC_STATS");
+    if (!Path || !*Path)
       return static_cast<Collector *>(nullptr);
-    Collector *c = new Collector;
-    c->path = path;
+    Collector *C = new Collector;
+    C->Path = Path;
     std::atexit(writeAtExit);
-    return c;
+    return C;
   }();
-  return instance;
+  return Instance;
 }
 
 void writeAtExit() {
-  Collector *c = collector();
-  std::lock_guard<std::mutex> lock(c->mutex);
+  Collector *C = collector();
+  std::lock_guard<std::mutex> Lock(C->Mutex);
   // One launch per line: readable, and small for long runs.
-  std::ofstream file(c->path);
-  file << "{\"device\": " << nlohmann::json(c->deviceName).dump()
+  std::ofstream File(C->Path);
+  File << "{\"device\": " << nlohmann::json(C->DeviceName).dump()
        << ",\n \"launches\": [";
-  for (size_t i = 0; i < c->launches.size(); ++i)
-    file << (i ? ",\n  " : "\n  ") << c->launches[i].dump();
-  file << "\n ]}\n";
-  file.close();
-  if (!file)
+  for (size_t I = 0; I < C->Launches.size(); ++I)
+    File << (I ? ",\n  " : "\n  ") << C->Launches[I].dump();
+  File << "\n ]}\n";
+  File.close();
+  if (!File)
     std::fprintf(stderr, "smc: cannot write SMC_STATS file '%s'\n",
-                 c->path.c_str());
+                 C->Path.c_str());
 }
 
-nlohmann::ordered_json toJson(const LaunchRecord &r) {
-  nlohmann::ordered_json j;
-  j["kernel"] = r.kernel;
-  j["mangled"] = r.mangled;
-  j["device"] = r.device;
-  j["variant"] = r.variant;
-  if (!r.reason.empty())
-    j["reason"] = r.reason;
-  j["grid"] = {r.grid[0], r.grid[1], r.grid[2]};
-  j["block"] = {r.block[0], r.block[1], r.block[2]};
-  j["shared_mem"] = r.sharedMem;
-  if (r.mode) {
-    j["mode"] = r.mode;
-    j["ordered"] = r.ordered;
-    j["target"] = r.target;
-    j["workers"] = r.workers;
+nlohmann::ordered_json toJson(const LaunchRecord &R) {
+  nlohmann::ordered_json J;
+  J["kernel"] = R.Kernel;
+  J["mangled"] = R.Mangled;
+  J["device"] = R.Device;
+  J["variant"] = R.Variant;
+  if (!R.Reason.empty())
+    J["reason"] = R.Reason;
+  J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
+  J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
+  J["shared_mem"] = R.SharedMem;
+  if (R.Mode) {
+    J["mode"] = R.Mode;
+    J["ordered"] = R.Ordered;
+    J["target"] = R.Target;
+    J["workers"] = R.Workers;
   }
-  if (r.slices) {
-    j["slices"] = r.slices;
-    j["slice_size"] = r.sliceSize;
+  if (R.Slices) {
+    J["slices"] = R.Slices;
+    J["slice_size"] = R.SliceSize;
   }
-  if (r.captured) {
-    j["captured"] = true;
-    if (r.mode)
-      j["stats"] = "not collected: launched during stream capture";
+  if (R.Captured) {
+    J["captured"] = true;
+    if (R.Mode)
+      J["stats"] = "not collected: launched during stream capture";
   }
-  size_t s = r.numSlots;
-  if (r.mode && r.counts.size() == SMC_STATS_WORDS(s)) {
-    const uint32_t *w = r.counts.data();
-    j["chunks_per_sm"] = std::vector<uint32_t>(w + SMC_STATS_CHUNKS_ON(s, 0),
-                                               w + SMC_STATS_CHUNKS_ON(s, s));
-    j["workers_per_sm"] = std::vector<uint32_t>(w + SMC_STATS_WORKERS_ON(s, 0),
-                                                w + SMC_STATS_WORKERS_ON(s, s));
-    j["stolen"] = w[SMC_STATS_WORD(s, SMC_STATS_STOLEN)];
-    j["retreated"] = w[SMC_STATS_WORD(s, SMC_STATS_RETREATED)];
-    j["out_of_range_smid"] = w[SMC_STATS_WORD(s, SMC_STATS_OUT_OF_RANGE_SMID)];
+  size_t S = R.NumSlots;
+  if (R.Mode && R.Counts.size() == SMC_STATS_WORDS(S)) {
+    const uint32_t *W = R.Counts.data();
+    J["chunks_per_sm"] = std::vector<uint32_t>(W + SMC_STATS_CHUNKS_ON(s, 0),
+                                               W + SMC_STATS_CHUNKS_ON(s, S));
+    J["workers_per_sm"] = std::vector<uint32_t>(W + SMC_STATS_WORKERS_ON(S, 0),
+                                                W + SMC_STATS_WORKERS_ON(S, S));
+    J["stolen"] = W[SMC_STATS_WORD(S, SMC_STATS_STOLEN)];
+    J["retreated"] = W[SMC_STATS_WORD(S, SMC_STATS_RETREATED)];
+    J["out_of_range_smid"] = W[SMC_STATS_WORD(S, SMC_STATS_OUT_OF_RANGE_SMID)];
   }
-  if (!r.error.empty())
-    j["error"] = r.error;
-  return j;
+  if (!R.Error.empty())
+    J["error"] = R.Error;
+  return J;
 }
 
 } // namespace
 
 bool enabled() { return collector() != nullptr; }
 
-void record(const LaunchRecord &launch, const std::string &deviceName) {
-  Collector *c = collector();
-  if (!c)
+void record(const LaunchRecord &Launch, const std::string &DeviceName) {
+  Collector *C = collector();
+  if (!C)
     return;
-  nlohmann::ordered_json j = toJson(launch);
-  std::lock_guard<std::mutex> lock(c->mutex);
-  if (!c->haveDevice) {
-    c->deviceName = deviceName;
-    c->haveDevice = true;
+  nlohmann::ordered_json J = toJson(Launch);
+  std::lock_guard<std::mutex> Lock(C->Mutex);
+  if (!C->HaveDevice) {
+    C->DeviceName = DeviceName;
+    C->HaveDevice = true;
   }
-  c->launches.push_back(std::move(j));
+  C->Launches.push_back(std::move(J));
 }
 
 } // namespace stats

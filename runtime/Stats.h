@@ -29,31 +29,31 @@ bool enabled();
 
 // One launch, as the statistics file records it.
 struct LaunchRecord {
-  std::string kernel;  // source name
-  std::string mangled; // mangled name
-  int device = 0;
-  const char *variant = "original"; // "original", "smc" or "slice"
-  std::string reason; // why the original ran instead of the policy's choice
-  unsigned grid[3] = {1, 1, 1};
-  unsigned block[3] = {1, 1, 1};
-  size_t sharedMem = 0;
-  bool captured = false; // launched during stream capture: no counts
-  std::string error;     // what went wrong launching or reading counts
+  std::string Kernel;  // source name
+  std::string Mangled; // mangled name
+  int Device = 0;
+  const char *Variant = "original"; // "original", "smc" or "slice"
+  std::string Reason; // why the original ran instead of the policy's choice
+  unsigned Grid[3] = {1, 1, 1};
+  unsigned Block[3] = {1, 1, 1};
+  size_t SharedMem = 0;
+  bool Captured = false; // launched during stream capture: no counts
+  std::string Error;     // what went wrong launching or reading counts
   // SMCentric.
-  const char *mode = nullptr; // "loop" or "one_chunk"
-  bool ordered = false;       // chunks claimed in blockIdx order
-  unsigned target = 0;
-  unsigned workers = 0;
-  unsigned numSlots = 0;
-  std::vector<uint32_t> counts; // SMC_STATS_WORDS(numSlots) words, or empty
+  const char *Mode = nullptr; // "loop" or "one_chunk"
+  bool Ordered = false;       // chunks claimed in blockIdx order
+  unsigned Target = 0;
+  unsigned Workers = 0;
+  unsigned NumSlots = 0;
+  std::vector<uint32_t> Counts; // SMC_STATS_WORDS(NumSlots) words, or empty
   // Slice.
-  unsigned slices = 0;
-  unsigned sliceSize = 0;
+  unsigned Slices = 0;
+  unsigned SliceSize = 0;
 };
 
-// Adds a record.  The first record's deviceName becomes the file's
+// Adds a record.  The first record's DeviceName becomes the file's
 // "device"; each record also carries its device ordinal.
-void record(const LaunchRecord &launch, const std::string &deviceName);
+void record(const LaunchRecord &Launch, const std::string &DeviceName);
 
 } // namespace stats
 } // namespace smc

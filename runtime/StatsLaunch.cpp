@@ -13,88 +13,88 @@
 namespace smc {
 namespace {
 
-stats::LaunchRecord baseRecord(const Prepared &p, const LaunchShape &s) {
-  stats::LaunchRecord r;
-  r.kernel = p.kernel->source;
-  r.mangled = p.kernel->mangled;
-  r.device = p.device->ordinal;
-  r.grid[0] = s.grid.x;
-  r.grid[1] = s.grid.y;
-  r.grid[2] = s.grid.z;
-  r.block[0] = s.block.x;
-  r.block[1] = s.block.y;
-  r.block[2] = s.block.z;
-  r.sharedMem = s.sharedMem;
-  return r;
+stats::LaunchRecord baseRecord(const Prepared &P, const LaunchShape &S) {
+  stats::LaunchRecord R;
+  R.Kernel = P.Kernel->Source;
+  R.Mangled = P.Kernel->Mangled;
+  R.Device = P.Device->Ordinal;
+  R.Grid[0] = S.Grid.x;
+  R.Grid[1] = S.Grid.y;
+  R.Grid[2] = S.Grid.z;
+  R.Block[0] = S.Block.x;
+  R.Block[1] = S.Block.y;
+  R.Block[2] = S.Block.z;
+  R.SharedMem = S.SharedMem;
+  return R;
 }
 
 } // namespace
 
-void recordOriginal(const Prepared &p, const LaunchRequest &req,
-                    const char *reason, cudaError_t err) {
-  stats::LaunchRecord r = baseRecord(p, req.shape);
-  r.reason = reason;
-  if (err != cudaSuccess)
-    r.error = cudaGetErrorName(err);
-  stats::record(r, p.device->name);
+void recordOriginal(const Prepared &P, const LaunchRequest &Req,
+                    const char *Reason, cudaError_t Err) {
+  stats::LaunchRecord R = baseRecord(P, Req.Shape);
+  R.Reason = Reason;
+  if (Err != cudaSuccess)
+    R.Error = cudaGetErrorName(Err);
+  stats::record(R, P.Device->Name);
 }
 
-cudaError_t launchWithStats(Prepared &p, SmcDescriptor &desc, bool capturing,
-                            const LaunchRequest &req, cudaStream_t stream) {
-  Globals &g = globals();
-  DeviceState &dev = *p.device;
-  std::lock_guard<std::mutex> lock(g.statsMutex);
-  RelaxedCaptureMode relaxed;
-  stats::LaunchRecord r = baseRecord(p, req.shape);
-  size_t statsBytes = SMC_STATS_WORDS(dev.numSMs) * sizeof(uint32_t);
-  bool counting =
-      p.variant == Variant::SMCentric && !capturing && dev.statsBlock;
-  if (counting) {
-    cudaError_t err =
-        cudaMemsetAsync(dev.statsBlock, 0, statsBytes, dev.stream);
-    if (err == cudaSuccess)
-      err = cudaStreamSynchronize(dev.stream);
-    if (err != cudaSuccess) {
-      r.error = "statistics not collected: " +
-                failed("zeroing the statistics block", err);
-      counting = false;
+cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
+                            const LaunchRequest &Req, cudaStream_t Stream) {
+  Globals &G = globals();
+  DeviceState &Dev = *P.Device;
+  std::lock_guard<std::mutex> Lock(G.StatsMutex);
+  RelaxedCaptureMode Relaxed;
+  stats::LaunchRecord R = baseRecord(P, Req.Shape);
+  size_t StatsBytes = SMC_STATS_WORDS(Dev.NumSMs) * sizeof(uint32_t);
+  bool Counting =
+      P.Variant == Variant::SMCentric && !Capturing && Dev.StatsBlock;
+  if (Counting) {
+    cudaError_t Err =
+        cudaMemsetAsync(Dev.StatsBlock, 0, StatsBytes, Dev.Stream);
+    if (Err == cudaSuccess)
+      Err = cudaStreamSynchronize(Dev.Stream);
+    if (Err != cudaSuccess) {
+      R.Error = "statistics not collected: " +
+                failed("zeroing the statistics block", Err);
+      Counting = false;
     }
   }
-  desc.stats = counting ? dev.statsBlock : nullptr;
+  Desc.stats = Counting ? Dev.StatsBlock : nullptr;
 
-  uint32_t failedSlice = 0;
-  CUresult result = launchVariant(p, desc, req, stream, failedSlice);
-  if (result != CUDA_SUCCESS)
-    return afterVariantFailure(p, result, failedSlice, req);
+  uint32_t FailedSlice = 0;
+  CUresult Result = launchVariant(P, Desc, Req, Stream, FailedSlice);
+  if (Result != CUDA_SUCCESS)
+    return afterVariantFailure(P, Result, FailedSlice, Req);
 
-  const QueuePlan &plan = p.plan;
-  r.variant = variantName(p.variant);
-  r.captured = capturing;
-  if (p.variant == Variant::SMCentric) {
-    r.mode = plan.mode == SMC_MODE_ONE_CHUNK ? "one_chunk" : "loop";
-    r.ordered = plan.ordered;
-    r.target = plan.target;
-    r.workers = plan.workers;
-    r.numSlots = dev.numSMs;
+  const QueuePlan &Plan = P.Plan;
+  R.Variant = variantName(P.Variant);
+  R.Captured = Capturing;
+  if (P.Variant == Variant::SMCentric) {
+    R.Mode = Plan.Mode == SMC_MODE_ONE_CHUNK ? "one_chunk" : "loop";
+    R.Ordered = Plan.Ordered;
+    R.Target = Plan.Target;
+    R.Workers = Plan.Workers;
+    R.NumSlots = Dev.NumSMs;
   } else {
-    r.slices = plan.numSlices();
-    r.sliceSize = plan.sliceSize;
+    R.Slices = Plan.numSlices();
+    R.SliceSize = Plan.SliceSize;
   }
-  if (counting) {
-    r.counts.resize(SMC_STATS_WORDS(dev.numSMs));
-    cudaError_t err = cudaStreamSynchronize(stream);
-    if (err == cudaSuccess)
-      err = cudaMemcpyAsync(r.counts.data(), dev.statsBlock, statsBytes,
-                            cudaMemcpyDeviceToHost, dev.stream);
-    if (err == cudaSuccess)
-      err = cudaStreamSynchronize(dev.stream);
-    if (err != cudaSuccess) {
-      r.error = "statistics not collected: " +
-                failed("reading the statistics block", err);
-      r.counts.clear();
+  if (Counting) {
+    R.Counts.resize(SMC_STATS_WORDS(Dev.NumSMs));
+    cudaError_t Err = cudaStreamSynchronize(Stream);
+    if (Err == cudaSuccess)
+      Err = cudaMemcpyAsync(R.Counts.data(), Dev.StatsBlock, StatsBytes,
+                            cudaMemcpyDeviceToHost, Dev.Stream);
+    if (Err == cudaSuccess)
+      Err = cudaStreamSynchronize(Dev.Stream);
+    if (Err != cudaSuccess) {
+      R.Error = "statistics not collected: " +
+                failed("reading the statistics block", Err);
+      R.Counts.clear();
     }
   }
-  stats::record(r, dev.name);
+  stats::record(R, Dev.Name);
   return cudaSuccess;
 }
 

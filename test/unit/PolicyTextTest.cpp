@@ -13,96 +13,96 @@ using namespace smc;
 
 namespace {
 
-std::vector<PolicyRule> parseOk(const std::string &text) {
-  std::vector<PolicyRule> rules;
-  std::string error;
-  EXPECT_TRUE(parsePolicyText(text, rules, error)) << error;
-  EXPECT_TRUE(error.empty()) << error;
-  return rules;
+std::vector<PolicyRule> parseOk(const std::string &Text) {
+  std::vector<PolicyRule> Rules;
+  std::string Error;
+  EXPECT_TRUE(parsePolicyText(Text, Rules, Error)) << Error;
+  EXPECT_TRUE(Error.empty()) << Error;
+  return Rules;
 }
 
 // Parses text that must fail; returns the error message.
-std::string parseError(const std::string &text) {
-  std::vector<PolicyRule> rules = {{"sentinel", Policy::slice(3)}};
-  std::string error;
-  EXPECT_FALSE(parsePolicyText(text, rules, error)) << text;
+std::string parseError(const std::string &Text) {
+  std::vector<PolicyRule> Rules = {{"sentinel", Policy::slice(3)}};
+  std::string Error;
+  EXPECT_FALSE(parsePolicyText(Text, Rules, Error)) << Text;
   // A failed parse changes nothing.
-  EXPECT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0].name, "sentinel");
-  EXPECT_FALSE(error.empty());
-  return error;
+  EXPECT_EQ(Rules.size(), 1u);
+  EXPECT_EQ(Rules[0].Name, "sentinel");
+  EXPECT_FALSE(Error.empty());
+  return Error;
 }
 
 // The message names the rule and the bad part.
-void expectRuleError(const std::string &text, const std::string &rule,
-                     const std::string &badPart) {
-  std::string error = parseError(text);
-  EXPECT_EQ(error.rfind("SMC_POLICY: in rule '" + rule + "': ", 0), 0u)
-      << error;
-  EXPECT_NE(error.find(badPart), std::string::npos)
-      << "error '" << error << "' does not name '" << badPart << "'";
+void expectRuleError(const std::string &Text, const std::string &Rule,
+                     const std::string &BadPart) {
+  std::string Error = parseError(Text);
+  EXPECT_EQ(Error.rfind("SMC_POLICY: in rule '" + Rule + "': ", 0), 0u)
+      << Error;
+  EXPECT_NE(Error.find(BadPart), std::string::npos)
+      << "error '" << Error << "' does not name '" << BadPart << "'";
 }
 
 } // namespace
 
 TEST(PolicyText, Actions) {
-  auto rules = parseOk("a=original; b=smc; c=slice");
-  ASSERT_EQ(rules.size(), 3u);
-  EXPECT_EQ(rules[0].name, "a");
-  EXPECT_EQ(rules[0].policy.variant, Variant::Original);
-  EXPECT_EQ(rules[1].policy.variant, Variant::SMCentric);
-  EXPECT_EQ(rules[1].policy.workersPerSM, 0u);
-  EXPECT_TRUE(rules[1].policy.sms.empty());
-  EXPECT_EQ(rules[1].policy.order, ChunkOrder::Interleaved); // the default
-  EXPECT_EQ(rules[2].policy.variant, Variant::Slice);
-  EXPECT_EQ(rules[2].policy.sliceSize, 0u);
+  auto Rules = parseOk("a=original; b=smc; c=slice");
+  ASSERT_EQ(Rules.size(), 3u);
+  EXPECT_EQ(Rules[0].Name, "a");
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Original);
+  EXPECT_EQ(Rules[1].Policy.variant, Variant::SMCentric);
+  EXPECT_EQ(Rules[1].Policy.workersPerSM, 0u);
+  EXPECT_TRUE(Rules[1].Policy.sms.empty());
+  EXPECT_EQ(Rules[1].Policy.order, ChunkOrder::Interleaved); // the default
+  EXPECT_EQ(Rules[2].Policy.variant, Variant::Slice);
+  EXPECT_EQ(Rules[2].Policy.sliceSize, 0u);
 }
 
 TEST(PolicyText, SmcOptions) {
-  auto rules =
+  auto Rules =
       parseOk("vecAdd=smc(workers=4, sms=0-3+7+5-5, order=interleaved)");
-  ASSERT_EQ(rules.size(), 1u);
-  const Policy &p = rules[0].policy;
-  EXPECT_EQ(p.variant, Variant::SMCentric);
-  EXPECT_EQ(p.workersPerSM, 4u);
-  EXPECT_EQ(p.sms, (std::vector<unsigned>{0, 1, 2, 3, 7, 5}));
-  EXPECT_EQ(p.order, ChunkOrder::Interleaved);
+  ASSERT_EQ(Rules.size(), 1u);
+  const Policy &P = Rules[0].Policy;
+  EXPECT_EQ(P.variant, Variant::SMCentric);
+  EXPECT_EQ(P.workersPerSM, 4u);
+  EXPECT_EQ(P.sms, (std::vector<unsigned>{0, 1, 2, 3, 7, 5}));
+  EXPECT_EQ(P.order, ChunkOrder::Interleaved);
 
-  auto contiguous = parseOk("k=smc(order=contiguous)");
-  EXPECT_EQ(contiguous[0].policy.order, ChunkOrder::Contiguous);
-  auto empty = parseOk("k=smc()");
-  EXPECT_EQ(empty[0].policy.variant, Variant::SMCentric);
+  auto Contiguous = parseOk("k=smc(order=contiguous)");
+  EXPECT_EQ(Contiguous[0].Policy.order, ChunkOrder::Contiguous);
+  auto Empty = parseOk("k=smc()");
+  EXPECT_EQ(Empty[0].Policy.variant, Variant::SMCentric);
 }
 
 TEST(PolicyText, SliceOptions) {
-  auto rules = parseOk("ns::scale<float>=slice(size=64)");
-  ASSERT_EQ(rules.size(), 1u);
-  EXPECT_EQ(rules[0].name, "ns::scale<float>");
-  EXPECT_EQ(rules[0].policy.variant, Variant::Slice);
-  EXPECT_EQ(rules[0].policy.sliceSize, 64u);
+  auto Rules = parseOk("ns::scale<float>=slice(size=64)");
+  ASSERT_EQ(Rules.size(), 1u);
+  EXPECT_EQ(Rules[0].Name, "ns::scale<float>");
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Slice);
+  EXPECT_EQ(Rules[0].Policy.sliceSize, 64u);
 }
 
 TEST(PolicyText, WhitespaceAndSeparators) {
-  auto rules = parseOk("  * = smc ( workers = 2 , sms = 1 - 3 + 9 ) ;\n"
+  auto Rules = parseOk("  * = smc ( workers = 2 , sms = 1 - 3 + 9 ) ;\n"
                        "\tvecAdd =original ; ");
-  ASSERT_EQ(rules.size(), 2u);
-  EXPECT_EQ(rules[0].name, "*");
-  EXPECT_EQ(rules[0].policy.workersPerSM, 2u);
-  EXPECT_EQ(rules[0].policy.sms, (std::vector<unsigned>{1, 2, 3, 9}));
-  EXPECT_EQ(rules[1].name, "vecAdd");
-  EXPECT_EQ(rules[1].policy.variant, Variant::Original);
+  ASSERT_EQ(Rules.size(), 2u);
+  EXPECT_EQ(Rules[0].Name, "*");
+  EXPECT_EQ(Rules[0].Policy.workersPerSM, 2u);
+  EXPECT_EQ(Rules[0].Policy.sms, (std::vector<unsigned>{1, 2, 3, 9}));
+  EXPECT_EQ(Rules[1].Name, "vecAdd");
+  EXPECT_EQ(Rules[1].Policy.variant, Variant::Original);
 }
 
 TEST(PolicyText, KernelNames) {
-  auto rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
+  auto Rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
                        "(anonymous namespace)::k=slice(size=2);"
                        "ns::k2<unsigned int, 3>=smc");
-  ASSERT_EQ(rules.size(), 3u);
-  EXPECT_EQ(rules[0].name, "_Z6vecAddPKfS0_Pfi");
-  EXPECT_EQ(rules[1].name, "(anonymous namespace)::k");
-  EXPECT_EQ(rules[1].policy.sliceSize, 2u);
+  ASSERT_EQ(Rules.size(), 3u);
+  EXPECT_EQ(Rules[0].Name, "_Z6vecAddPKfS0_Pfi");
+  EXPECT_EQ(Rules[1].Name, "(anonymous namespace)::k");
+  EXPECT_EQ(Rules[1].Policy.sliceSize, 2u);
   // Names are stored normalized.
-  EXPECT_EQ(rules[2].name, "ns::k2<unsigned int,3>");
+  EXPECT_EQ(Rules[2].Name, "ns::k2<unsigned int,3>");
 }
 
 TEST(PolicyText, ExampleErrorMessage) {
@@ -218,44 +218,44 @@ TEST(PolicyText, ErrorInLaterRuleNamesThatRule) {
 }
 
 TEST(PolicyText, Origin) {
-  std::vector<PolicyRule> rules;
-  std::string error;
-  EXPECT_FALSE(parsePolicyText("k=x", rules, error, "setPolicyText"));
-  EXPECT_EQ(error.rfind("setPolicyText: in rule 'k=x': ", 0), 0u) << error;
+  std::vector<PolicyRule> Rules;
+  std::string Error;
+  EXPECT_FALSE(parsePolicyText("k=x", Rules, Error, "setPolicyText"));
+  EXPECT_EQ(Error.rfind("setPolicyText: in rule 'k=x': ", 0), 0u) << Error;
 }
 
 TEST(PolicyText, NamedRuleBeatsStar) {
-  auto rules = parseOk("vecAdd=slice(size=1); *=original");
-  const Policy *p = findPolicy(rules, "vecAdd", "_Z6vecAddPKfS0_Pfi");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->variant, Variant::Slice);
-  p = findPolicy(rules, "other", "_Z5otherv");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->variant, Variant::Original);
+  auto Rules = parseOk("vecAdd=slice(size=1); *=original");
+  const Policy *P = findPolicy(Rules, "vecAdd", "_Z6vecAddPKfS0_Pfi");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->variant, Variant::Slice);
+  P = findPolicy(Rules, "other", "_Z5otherv");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->variant, Variant::Original);
 }
 
 TEST(PolicyText, LastOfEqualsWins) {
-  auto rules = parseOk("*=slice; *=original; k=smc(workers=1);"
+  auto Rules = parseOk("*=slice; *=original; k=smc(workers=1);"
                        "_Z1kv=smc(workers=2); x=original");
-  const Policy *p = findPolicy(rules, "k", "_Z1kv");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->workersPerSM, 2u); // mangled and source names rank equal
-  p = findPolicy(rules, "y", "_Z1yv");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->variant, Variant::Original);
+  const Policy *P = findPolicy(Rules, "k", "_Z1kv");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->workersPerSM, 2u); // mangled and source names rank equal
+  P = findPolicy(Rules, "y", "_Z1yv");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->variant, Variant::Original);
 }
 
 TEST(PolicyText, MatchesByMangledOrNormalizedSourceName) {
-  auto rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
+  auto Rules = parseOk("_Z6vecAddPKfS0_Pfi=original;"
                        "ns::k2<unsigned int,3>=slice;"
                        "V<V<int>>=smc(workers=3)");
-  EXPECT_NE(findPolicy(rules, "vecAdd", "_Z6vecAddPKfS0_Pfi"), nullptr);
-  const Policy *p = findPolicy(rules, "ns::k2<unsigned int, 3>", "_Zx");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->variant, Variant::Slice);
-  p = findPolicy(rules, "V<V<int> >", "_Zy");
-  ASSERT_NE(p, nullptr);
-  EXPECT_EQ(p->workersPerSM, 3u);
-  EXPECT_EQ(findPolicy(rules, "vecAdd2", "_Z7vecAdd2v"), nullptr);
+  EXPECT_NE(findPolicy(Rules, "vecAdd", "_Z6vecAddPKfS0_Pfi"), nullptr);
+  const Policy *P = findPolicy(Rules, "ns::k2<unsigned int, 3>", "_Zx");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->variant, Variant::Slice);
+  P = findPolicy(Rules, "V<V<int> >", "_Zy");
+  ASSERT_NE(P, nullptr);
+  EXPECT_EQ(P->workersPerSM, 3u);
+  EXPECT_EQ(findPolicy(Rules, "vecAdd2", "_Z7vecAdd2v"), nullptr);
   EXPECT_EQ(findPolicy({}, "vecAdd", "_Z6vecAddPKfS0_Pfi"), nullptr);
 }

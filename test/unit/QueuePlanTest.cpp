@@ -16,215 +16,215 @@ using namespace smc;
 namespace {
 
 KernelFacts bothVariants() {
-  KernelFacts k;
-  k.hasSmc = true;
-  k.hasSlice = true;
-  return k;
+  KernelFacts K;
+  K.HasSmc = true;
+  K.HasSlice = true;
+  return K;
 }
 
-DeviceFacts device(unsigned numSMs, unsigned fit = 8, unsigned occ = 4) {
-  DeviceFacts d;
-  d.numSMs = numSMs;
-  d.variantFitPerSM = fit;
-  d.originalOccupancy = occ;
-  return d;
+DeviceFacts device(unsigned NumSMs, unsigned Fit = 8, unsigned Occ = 4) {
+  DeviceFacts D;
+  D.NumSMs = NumSMs;
+  D.VariantFitPerSm = Fit;
+  D.OriginalOccupancy = Occ;
+  return D;
 }
 
-GridSize grid(uint32_t x, uint32_t y = 1, uint32_t z = 1) {
-  GridSize g;
-  g.x = x;
-  g.y = y;
-  g.z = z;
-  return g;
+GridSize grid(uint32_t X, uint32_t Y = 1, uint32_t Z = 1) {
+  GridSize G;
+  G.X = X;
+  G.Y = Y;
+  G.Z = Z;
+  return G;
 }
 
-QueuePlan planOk(const Policy &policy, const KernelFacts &kernel,
-                 const DeviceFacts &dev, GridSize g) {
-  QueuePlan plan;
-  std::string reason;
-  EXPECT_TRUE(makeQueuePlan(policy, kernel, dev, g, plan, reason)) << reason;
-  return plan;
+QueuePlan planOk(const Policy &Policy, const KernelFacts &Kernel,
+                 const DeviceFacts &Dev, GridSize G) {
+  QueuePlan Plan;
+  std::string Reason;
+  EXPECT_TRUE(makeQueuePlan(Policy, Kernel, Dev, G, Plan, Reason)) << Reason;
+  return Plan;
 }
 
-std::string planError(const Policy &policy, const KernelFacts &kernel,
-                      const DeviceFacts &dev, GridSize g) {
-  QueuePlan plan;
-  std::string reason;
-  EXPECT_FALSE(makeQueuePlan(policy, kernel, dev, g, plan, reason));
-  EXPECT_FALSE(reason.empty());
-  EXPECT_EQ(plan.variant, Variant::Original);
-  return reason;
+std::string planError(const Policy &Policy, const KernelFacts &Kernel,
+                      const DeviceFacts &Dev, GridSize G) {
+  QueuePlan Plan;
+  std::string Reason;
+  EXPECT_FALSE(makeQueuePlan(Policy, Kernel, Dev, G, Plan, Reason));
+  EXPECT_FALSE(Reason.empty());
+  EXPECT_EQ(Plan.Variant, Variant::Original);
+  return Reason;
 }
 
 // The SM whose queue holds each chunk; fails the test if a chunk is in no
 // queue or in two, or if a queue is not in increasing order.
-std::vector<uint32_t> ownerOfChunks(const QueuePlan &plan) {
-  std::vector<uint32_t> owner(plan.numChunks, UINT32_MAX);
-  EXPECT_EQ(plan.queueStart.size(), plan.numSlots + 1u);
-  EXPECT_EQ(plan.queueChunks.size(), plan.numChunks);
-  if (plan.queueStart.size() != plan.numSlots + 1u)
-    return owner;
-  EXPECT_EQ(plan.queueStart.front(), 0u);
-  EXPECT_EQ(plan.queueStart.back(), plan.numChunks);
-  for (uint32_t s = 0; s < plan.numSlots; ++s) {
-    EXPECT_LE(plan.queueStart[s], plan.queueStart[s + 1]);
-    for (uint32_t i = plan.queueStart[s]; i < plan.queueStart[s + 1]; ++i) {
-      uint32_t c = plan.queueChunks.at(i);
-      EXPECT_LT(c, plan.numChunks);
-      if (c >= plan.numChunks)
+std::vector<uint32_t> ownerOfChunks(const QueuePlan &Plan) {
+  std::vector<uint32_t> Owner(Plan.NumChunks, UINT32_MAX);
+  EXPECT_EQ(Plan.QueueStart.size(), Plan.NumSlots + 1u);
+  EXPECT_EQ(Plan.QueueChunks.size(), Plan.NumChunks);
+  if (Plan.QueueStart.size() != Plan.NumSlots + 1u)
+    return Owner;
+  EXPECT_EQ(Plan.QueueStart.front(), 0u);
+  EXPECT_EQ(Plan.QueueStart.back(), Plan.NumChunks);
+  for (uint32_t S = 0; S < Plan.NumSlots; ++S) {
+    EXPECT_LE(Plan.QueueStart[S], Plan.QueueStart[S + 1]);
+    for (uint32_t I = Plan.QueueStart[S]; I < Plan.QueueStart[S + 1]; ++I) {
+      uint32_t C = Plan.QueueChunks.at(I);
+      EXPECT_LT(C, Plan.NumChunks);
+      if (C >= Plan.NumChunks)
         continue;
-      EXPECT_EQ(owner[c], UINT32_MAX) << "chunk " << c << " queued twice";
-      owner[c] = s;
-      if (i > plan.queueStart[s])
-        EXPECT_LT(plan.queueChunks[i - 1], c) << "queue " << s;
+      EXPECT_EQ(Owner[C], UINT32_MAX) << "chunk " << C << " queued twice";
+      Owner[C] = S;
+      if (I > Plan.QueueStart[S])
+        EXPECT_LT(Plan.QueueChunks[I - 1], C) << "queue " << S;
     }
   }
-  for (uint32_t c = 0; c < plan.numChunks; ++c)
-    EXPECT_NE(owner[c], UINT32_MAX) << "chunk " << c << " in no queue";
-  return owner;
+  for (uint32_t C = 0; C < Plan.NumChunks; ++C)
+    EXPECT_NE(Owner[C], UINT32_MAX) << "chunk " << C << " in no queue";
+  return Owner;
 }
 
-void expectTargets(const QueuePlan &plan, const std::vector<uint32_t> &set,
-                   uint32_t target) {
-  ASSERT_EQ(plan.slotTarget.size(), plan.numSlots);
-  for (uint32_t s = 0; s < plan.numSlots; ++s) {
-    bool inSet = std::find(set.begin(), set.end(), s) != set.end();
-    EXPECT_EQ(plan.slotTarget[s], inSet ? target : 0u) << "SM " << s;
+void expectTargets(const QueuePlan &Plan, const std::vector<uint32_t> &Set,
+                   uint32_t Target) {
+  ASSERT_EQ(Plan.SlotTarget.size(), Plan.NumSlots);
+  for (uint32_t S = 0; S < Plan.NumSlots; ++S) {
+    bool InSet = std::find(Set.begin(), Set.end(), S) != Set.end();
+    EXPECT_EQ(Plan.SlotTarget[S], InSet ? Target : 0u) << "SM " << S;
   }
 }
 
 } // namespace
 
 TEST(QueuePlan, OriginalPolicyPlansNothing) {
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::original(), KernelFacts(), device(4), grid(10));
-  EXPECT_EQ(plan.variant, Variant::Original);
-  EXPECT_TRUE(plan.queueChunks.empty());
+  EXPECT_EQ(Plan.Variant, Variant::Original);
+  EXPECT_TRUE(Plan.QueueChunks.empty());
 }
 
 TEST(QueuePlan, ContiguousAllSMs) {
-  QueuePlan plan = planOk(Policy::smCentric(0, {}, ChunkOrder::Contiguous),
+  QueuePlan Plan = planOk(Policy::smCentric(0, {}, ChunkOrder::Contiguous),
                           bothVariants(), device(4), grid(10));
-  EXPECT_EQ(plan.variant, Variant::SMCentric);
-  EXPECT_EQ(plan.mode, SMC_MODE_LOOP);
-  EXPECT_EQ(plan.numChunks, 10u);
-  EXPECT_EQ(plan.numSlots, 4u);
-  EXPECT_EQ(plan.target, 4u);      // the original's occupancy
-  EXPECT_EQ(plan.workers, 8u * 4); // what fits per SM, on every SM
+  EXPECT_EQ(Plan.Variant, Variant::SMCentric);
+  EXPECT_EQ(Plan.Mode, SMC_MODE_LOOP);
+  EXPECT_EQ(Plan.NumChunks, 10u);
+  EXPECT_EQ(Plan.NumSlots, 4u);
+  EXPECT_EQ(Plan.Target, 4u);      // the original's occupancy
+  EXPECT_EQ(Plan.Workers, 8u * 4); // what fits per SM, on every SM
   // Sizes 3,3,2,2 in SM order, each range contiguous.
-  EXPECT_EQ(plan.queueStart, (std::vector<uint32_t>{0, 3, 6, 8, 10}));
-  std::vector<uint32_t> owner = ownerOfChunks(plan);
-  EXPECT_EQ(owner, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1, 2, 2, 3, 3}));
-  expectTargets(plan, {0, 1, 2, 3}, 4);
+  EXPECT_EQ(Plan.QueueStart, (std::vector<uint32_t>{0, 3, 6, 8, 10}));
+  std::vector<uint32_t> Owner = ownerOfChunks(Plan);
+  EXPECT_EQ(Owner, (std::vector<uint32_t>{0, 0, 0, 1, 1, 1, 2, 2, 3, 3}));
+  expectTargets(Plan, {0, 1, 2, 3}, 4);
 }
 
 TEST(QueuePlan, ContiguousFollowsSetOrder) {
-  QueuePlan plan = planOk(Policy::smCentric(2, {3, 1}, ChunkOrder::Contiguous),
+  QueuePlan Plan = planOk(Policy::smCentric(2, {3, 1}, ChunkOrder::Contiguous),
                           bothVariants(), device(4), grid(7));
-  std::vector<uint32_t> owner = ownerOfChunks(plan);
+  std::vector<uint32_t> Owner = ownerOfChunks(Plan);
   // SM 3 is first in the set: it gets the first range.
-  EXPECT_EQ(owner, (std::vector<uint32_t>{3, 3, 3, 3, 1, 1, 1}));
-  EXPECT_EQ(plan.queueStart[1], plan.queueStart[0]); // SM 0 empty
-  EXPECT_EQ(plan.queueStart[3], plan.queueStart[2]); // SM 2 empty
-  expectTargets(plan, {3, 1}, 2);
-  EXPECT_EQ(plan.workers, 8u * 4); // every SM filled; outsiders retreat
+  EXPECT_EQ(Owner, (std::vector<uint32_t>{3, 3, 3, 3, 1, 1, 1}));
+  EXPECT_EQ(Plan.QueueStart[1], Plan.QueueStart[0]); // SM 0 empty
+  EXPECT_EQ(Plan.QueueStart[3], Plan.QueueStart[2]); // SM 2 empty
+  expectTargets(Plan, {3, 1}, 2);
+  EXPECT_EQ(Plan.Workers, 8u * 4); // every SM filled; outsiders retreat
 }
 
 TEST(QueuePlan, DuplicateSMsRemoved) {
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::smCentric(1, {2, 2, 0, 2}, ChunkOrder::Contiguous),
              bothVariants(), device(4), grid(6));
-  std::vector<uint32_t> owner = ownerOfChunks(plan);
-  EXPECT_EQ(owner, (std::vector<uint32_t>{2, 2, 2, 0, 0, 0}));
-  expectTargets(plan, {0, 2}, 1);
+  std::vector<uint32_t> Owner = ownerOfChunks(Plan);
+  EXPECT_EQ(Owner, (std::vector<uint32_t>{2, 2, 2, 0, 0, 0}));
+  expectTargets(Plan, {0, 2}, 1);
 }
 
 TEST(QueuePlan, FewerChunksThanSMs) {
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::smCentric(), bothVariants(), device(8), grid(3));
-  EXPECT_EQ(ownerOfChunks(plan), (std::vector<uint32_t>{0, 1, 2}));
+  EXPECT_EQ(ownerOfChunks(Plan), (std::vector<uint32_t>{0, 1, 2}));
 }
 
 TEST(QueuePlan, Interleaved) {
-  Policy p = Policy::smCentric(0, {5, 0, 2}, ChunkOrder::Interleaved);
-  QueuePlan plan = planOk(p, bothVariants(), device(6), grid(4, 2));
-  EXPECT_EQ(plan.numChunks, 8u);
-  std::vector<uint32_t> owner = ownerOfChunks(plan);
-  std::vector<uint32_t> set = {5, 0, 2};
-  for (uint32_t c = 0; c < 8; ++c)
-    EXPECT_EQ(owner[c], set[c % 3]) << "chunk " << c;
-  expectTargets(plan, set, 4);
+  Policy P = Policy::smCentric(0, {5, 0, 2}, ChunkOrder::Interleaved);
+  QueuePlan Plan = planOk(P, bothVariants(), device(6), grid(4, 2));
+  EXPECT_EQ(Plan.NumChunks, 8u);
+  std::vector<uint32_t> Owner = ownerOfChunks(Plan);
+  std::vector<uint32_t> Set = {5, 0, 2};
+  for (uint32_t C = 0; C < 8; ++C)
+    EXPECT_EQ(Owner[C], Set[C % 3]) << "chunk " << C;
+  expectTargets(Plan, Set, 4);
 }
 
 TEST(QueuePlan, Table) {
-  Policy p = Policy::smCentric(0, {1, 3}, ChunkOrder::Table);
-  p.chunkToSM = {3, 1, 1, 3, 3, 1};
-  QueuePlan plan = planOk(p, bothVariants(), device(4), grid(3, 2));
-  EXPECT_EQ(ownerOfChunks(plan), (std::vector<uint32_t>{3, 1, 1, 3, 3, 1}));
-  EXPECT_EQ(plan.queueChunks, (std::vector<uint32_t>{1, 2, 5, 0, 3, 4}));
+  Policy P = Policy::smCentric(0, {1, 3}, ChunkOrder::Table);
+  P.chunkToSM = {3, 1, 1, 3, 3, 1};
+  QueuePlan Plan = planOk(P, bothVariants(), device(4), grid(3, 2));
+  EXPECT_EQ(ownerOfChunks(Plan), (std::vector<uint32_t>{3, 1, 1, 3, 3, 1}));
+  EXPECT_EQ(Plan.QueueChunks, (std::vector<uint32_t>{1, 2, 5, 0, 3, 4}));
 
   // Without an SM set every SM may appear.
-  Policy all = Policy::smCentric(0, {}, ChunkOrder::Table);
-  all.chunkToSM = {0, 3, 2};
-  QueuePlan planAll = planOk(all, bothVariants(), device(4), grid(3));
-  EXPECT_EQ(ownerOfChunks(planAll), (std::vector<uint32_t>{0, 3, 2}));
+  Policy All = Policy::smCentric(0, {}, ChunkOrder::Table);
+  All.chunkToSM = {0, 3, 2};
+  QueuePlan PlanAll = planOk(All, bothVariants(), device(4), grid(3));
+  EXPECT_EQ(ownerOfChunks(PlanAll), (std::vector<uint32_t>{0, 3, 2}));
 }
 
 TEST(QueuePlan, TableOfWrongSizeRejected) {
-  Policy p = Policy::smCentric(0, {}, ChunkOrder::Table);
-  p.chunkToSM = {0, 1, 2};
-  std::string reason = planError(p, bothVariants(), device(4), grid(4));
-  EXPECT_NE(reason.find("3 entries"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("4 chunks"), std::string::npos) << reason;
-  p.chunkToSM = {0, 1, 2, 3, 0};
-  reason = planError(p, bothVariants(), device(4), grid(4));
-  EXPECT_NE(reason.find("5 entries"), std::string::npos) << reason;
+  Policy P = Policy::smCentric(0, {}, ChunkOrder::Table);
+  P.chunkToSM = {0, 1, 2};
+  std::string Reason = planError(P, bothVariants(), device(4), grid(4));
+  EXPECT_NE(Reason.find("3 entries"), std::string::npos) << Reason;
+  EXPECT_NE(Reason.find("4 chunks"), std::string::npos) << Reason;
+  P.chunkToSM = {0, 1, 2, 3, 0};
+  Reason = planError(P, bothVariants(), device(4), grid(4));
+  EXPECT_NE(Reason.find("5 entries"), std::string::npos) << Reason;
 }
 
 TEST(QueuePlan, TableOutsideSetRejected) {
-  Policy p = Policy::smCentric(0, {0, 1}, ChunkOrder::Table);
-  p.chunkToSM = {0, 1, 2, 1};
-  std::string reason = planError(p, bothVariants(), device(4), grid(4));
-  EXPECT_NE(reason.find("chunk 2 on SM 2"), std::string::npos) << reason;
+  Policy P = Policy::smCentric(0, {0, 1}, ChunkOrder::Table);
+  P.chunkToSM = {0, 1, 2, 1};
+  std::string Reason = planError(P, bothVariants(), device(4), grid(4));
+  EXPECT_NE(Reason.find("chunk 2 on SM 2"), std::string::npos) << Reason;
 
-  Policy q = Policy::smCentric(0, {}, ChunkOrder::Table);
-  q.chunkToSM = {0, 9};
-  reason = planError(q, bothVariants(), device(4), grid(2));
-  EXPECT_NE(reason.find("SM 9"), std::string::npos) << reason;
+  Policy Q = Policy::smCentric(0, {}, ChunkOrder::Table);
+  Q.chunkToSM = {0, 9};
+  Reason = planError(Q, bothVariants(), device(4), grid(2));
+  EXPECT_NE(Reason.find("SM 9"), std::string::npos) << Reason;
 }
 
 TEST(QueuePlan, SmOutOfRangeRejected) {
-  std::string reason = planError(Policy::smCentric(0, {0, 4}), bothVariants(),
+  std::string Reason = planError(Policy::smCentric(0, {0, 4}), bothVariants(),
                                  device(4), grid(10));
-  EXPECT_NE(reason.find("SM 4"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("4 SMs"), std::string::npos) << reason;
+  EXPECT_NE(Reason.find("SM 4"), std::string::npos) << Reason;
+  EXPECT_NE(Reason.find("4 SMs"), std::string::npos) << Reason;
 }
 
 TEST(QueuePlan, WorkersTarget) {
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::smCentric(8), bothVariants(), device(4, 8, 2), grid(9));
-  EXPECT_EQ(plan.target, 8u);
-  EXPECT_EQ(plan.workers, 32u);
-  plan = planOk(Policy::smCentric(1), bothVariants(), device(4, 8, 2), grid(9));
-  EXPECT_EQ(plan.target, 1u);
-  EXPECT_EQ(plan.workers, 32u);
+  EXPECT_EQ(Plan.Target, 8u);
+  EXPECT_EQ(Plan.Workers, 32u);
+  Plan = planOk(Policy::smCentric(1), bothVariants(), device(4, 8, 2), grid(9));
+  EXPECT_EQ(Plan.Target, 1u);
+  EXPECT_EQ(Plan.Workers, 32u);
 }
 
 TEST(QueuePlan, WorkersTooLargeRejected) {
-  std::string reason =
+  std::string Reason =
       planError(Policy::smCentric(9), bothVariants(), device(4, 8, 2), grid(9));
-  EXPECT_NE(reason.find("workers=9"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("8"), std::string::npos) << reason;
+  EXPECT_NE(Reason.find("workers=9"), std::string::npos) << Reason;
+  EXPECT_NE(Reason.find("8"), std::string::npos) << Reason;
 }
 
 TEST(QueuePlan, DefaultTargetIsOccupancyCappedByFit) {
   EXPECT_EQ(
       planOk(Policy::smCentric(), bothVariants(), device(4, 8, 3), grid(9))
-          .target,
+          .Target,
       3u);
   EXPECT_EQ(
       planOk(Policy::smCentric(), bothVariants(), device(4, 5, 16), grid(9))
-          .target,
+          .Target,
       5u);
 }
 
@@ -235,120 +235,120 @@ TEST(QueuePlan, NothingFitsRejected) {
 }
 
 TEST(QueuePlan, MissingVariantNamesRefusal) {
-  KernelFacts k;
-  k.hasSlice = true;
-  k.smcRefusal = SMC_REFUSAL_GRID_SYNC;
-  std::string reason = planError(Policy::smCentric(), k, device(4), grid(9));
-  EXPECT_NE(reason.find(smcRefusalText(SMC_REFUSAL_GRID_SYNC)),
+  KernelFacts K;
+  K.HasSlice = true;
+  K.SmcRefusal = SMC_REFUSAL_GRID_SYNC;
+  std::string Reason = planError(Policy::smCentric(), K, device(4), grid(9));
+  EXPECT_NE(Reason.find(smcRefusalText(SMC_REFUSAL_GRID_SYNC)),
             std::string::npos)
-      << reason;
+      << Reason;
 
-  KernelFacts s;
-  s.hasSmc = true;
-  s.sliceRefusal = SMC_REFUSAL_GRID_BARRIER;
-  reason = planError(Policy::slice(4), s, device(4), grid(9));
-  EXPECT_NE(reason.find(smcRefusalText(SMC_REFUSAL_GRID_BARRIER)),
+  KernelFacts S;
+  S.HasSmc = true;
+  S.SliceRefusal = SMC_REFUSAL_GRID_BARRIER;
+  Reason = planError(Policy::slice(4), S, device(4), grid(9));
+  EXPECT_NE(Reason.find(smcRefusalText(SMC_REFUSAL_GRID_BARRIER)),
             std::string::npos)
-      << reason;
+      << Reason;
 }
 
 TEST(QueuePlan, OneChunkLaunchesOneWorkerPerChunk) {
-  KernelFacts k = bothVariants();
-  k.oneChunk = true;
-  QueuePlan plan = planOk(Policy::smCentric(), k, device(4), grid(5, 3, 2));
-  EXPECT_EQ(plan.mode, SMC_MODE_ONE_CHUNK);
-  EXPECT_EQ(plan.numChunks, 30u);
-  EXPECT_EQ(plan.workers, 30u);
-  EXPECT_TRUE(plan.note.empty());
-  ownerOfChunks(plan);
+  KernelFacts K = bothVariants();
+  K.OneChunk = true;
+  QueuePlan Plan = planOk(Policy::smCentric(), K, device(4), grid(5, 3, 2));
+  EXPECT_EQ(Plan.Mode, SMC_MODE_ONE_CHUNK);
+  EXPECT_EQ(Plan.NumChunks, 30u);
+  EXPECT_EQ(Plan.Workers, 30u);
+  EXPECT_TRUE(Plan.Note.empty());
+  ownerOfChunks(Plan);
 }
 
 TEST(QueuePlan, OneChunkNotesWhatItCannotHonour) {
-  KernelFacts k = bothVariants();
-  k.oneChunk = true;
+  KernelFacts K = bothVariants();
+  K.OneChunk = true;
   // Even more workers than fit is not an error: workers= is not honoured.
-  QueuePlan plan =
-      planOk(Policy::smCentric(16, {2, 3}), k, device(4, 8, 4), grid(10));
-  EXPECT_EQ(plan.workers, 10u);
-  EXPECT_FALSE(plan.note.empty());
+  QueuePlan Plan =
+      planOk(Policy::smCentric(16, {2, 3}), K, device(4, 8, 4), grid(10));
+  EXPECT_EQ(Plan.Workers, 10u);
+  EXPECT_FALSE(Plan.Note.empty());
   // The queues still follow the SM set.
-  std::vector<uint32_t> owner = ownerOfChunks(plan);
-  for (uint32_t c = 0; c < 10; ++c)
-    EXPECT_TRUE(owner[c] == 2 || owner[c] == 3) << "chunk " << c;
+  std::vector<uint32_t> Owner = ownerOfChunks(Plan);
+  for (uint32_t C = 0; C < 10; ++C)
+    EXPECT_TRUE(Owner[C] == 2 || Owner[C] == 3) << "chunk " << C;
 }
 
 // Ordered mode: one grid-wide sequence in blockIdx order (queue 0, stride
 // 1, no table), every other queue empty; the SM set and the per-SM target
 // still hold (filling-retreating), the chunk order does not.
 TEST(QueuePlan, OrderedUsesOneSequenceInBlockIdxOrder) {
-  KernelFacts k = bothVariants();
-  k.ordered = true;
-  Policy policy = Policy::smCentric(2, {1, 3}, ChunkOrder::Contiguous);
-  QueuePlan plan = planOk(policy, k, device(4, 8, 4), grid(6, 5));
-  EXPECT_TRUE(plan.ordered);
-  EXPECT_EQ(plan.mode, SMC_MODE_LOOP);
-  EXPECT_EQ(plan.queueStride, 1u);
-  EXPECT_EQ(plan.busyQueues, 1u);
-  ASSERT_EQ(plan.queueStart.size(), 5u);
-  EXPECT_EQ(plan.queueStart[0], 0u);
-  for (unsigned s = 1; s <= 4; ++s)
-    EXPECT_EQ(plan.queueStart[s], 30u) << "queue " << s << " must be empty";
-  ASSERT_EQ(plan.queueChunks.size(), 1u);
-  EXPECT_EQ(plan.queueChunks[0], 0u); // first chunk; the rest by stride
-  EXPECT_EQ(plan.slotTarget, (std::vector<uint32_t>{0, 2, 0, 2}));
-  EXPECT_EQ(plan.workers, 32u); // 8 fit on each of 4 SMs
-  EXPECT_NE(plan.note.find("ordered mode"), std::string::npos) << plan.note;
+  KernelFacts K = bothVariants();
+  K.Ordered = true;
+  Policy Policy = Policy::smCentric(2, {1, 3}, ChunkOrder::Contiguous);
+  QueuePlan Plan = planOk(Policy, K, device(4, 8, 4), grid(6, 5));
+  EXPECT_TRUE(Plan.Ordered);
+  EXPECT_EQ(Plan.Mode, SMC_MODE_LOOP);
+  EXPECT_EQ(Plan.QueueStride, 1u);
+  EXPECT_EQ(Plan.BusyQueues, 1u);
+  ASSERT_EQ(Plan.QueueStart.size(), 5u);
+  EXPECT_EQ(Plan.QueueStart[0], 0u);
+  for (unsigned S = 1; S <= 4; ++S)
+    EXPECT_EQ(Plan.QueueStart[S], 30u) << "queue " << S << " must be empty";
+  ASSERT_EQ(Plan.QueueChunks.size(), 1u);
+  EXPECT_EQ(Plan.QueueChunks[0], 0u); // first chunk; the rest by stride
+  EXPECT_EQ(Plan.SlotTarget, (std::vector<uint32_t>{0, 2, 0, 2}));
+  EXPECT_EQ(Plan.Workers, 32u); // 8 fit on each of 4 SMs
+  EXPECT_NE(Plan.Note.find("ordered mode"), std::string::npos) << Plan.Note;
 }
 
 TEST(QueuePlan, OrderedIgnoresAChunkTable) {
-  KernelFacts k = bothVariants();
-  k.ordered = true;
-  Policy policy = Policy::smCentric(0, {}, ChunkOrder::Table);
-  policy.chunkToSM = {3}; // wrong size: would be refused without ordering
-  QueuePlan plan = planOk(policy, k, device(4), grid(9));
-  EXPECT_TRUE(plan.ordered);
-  EXPECT_EQ(plan.queueStart[1], 9u);
-  EXPECT_FALSE(plan.note.empty());
+  KernelFacts K = bothVariants();
+  K.Ordered = true;
+  Policy Policy = Policy::smCentric(0, {}, ChunkOrder::Table);
+  Policy.chunkToSM = {3}; // wrong size: would be refused without ordering
+  QueuePlan Plan = planOk(Policy, K, device(4), grid(9));
+  EXPECT_TRUE(Plan.Ordered);
+  EXPECT_EQ(Plan.QueueStart[1], 9u);
+  EXPECT_FALSE(Plan.Note.empty());
 }
 
 TEST(QueuePlan, OrderedDefaultPolicyNotesNothing) {
-  KernelFacts k = bothVariants();
-  k.ordered = true;
-  QueuePlan plan = planOk(Policy::smCentric(), k, device(4), grid(100));
-  EXPECT_TRUE(plan.ordered);
-  EXPECT_TRUE(plan.note.empty()) << plan.note;
+  KernelFacts K = bothVariants();
+  K.Ordered = true;
+  QueuePlan Plan = planOk(Policy::smCentric(), K, device(4), grid(100));
+  EXPECT_TRUE(Plan.Ordered);
+  EXPECT_TRUE(Plan.Note.empty()) << Plan.Note;
 }
 
 TEST(QueuePlan, OrderedOneChunk) {
-  KernelFacts k = bothVariants();
-  k.ordered = true;
-  k.oneChunk = true;
-  QueuePlan plan = planOk(Policy::smCentric(1, {0}), k, device(4), grid(12));
-  EXPECT_EQ(plan.mode, SMC_MODE_ONE_CHUNK);
-  EXPECT_TRUE(plan.ordered);
-  EXPECT_EQ(plan.workers, 12u);
-  EXPECT_EQ(plan.busyQueues, 1u);
+  KernelFacts K = bothVariants();
+  K.Ordered = true;
+  K.OneChunk = true;
+  QueuePlan Plan = planOk(Policy::smCentric(1, {0}), K, device(4), grid(12));
+  EXPECT_EQ(Plan.Mode, SMC_MODE_ONE_CHUNK);
+  EXPECT_TRUE(Plan.Ordered);
+  EXPECT_EQ(Plan.Workers, 12u);
+  EXPECT_EQ(Plan.BusyQueues, 1u);
   // What is not honoured is said, but not the per-SM queue story.
-  EXPECT_NE(plan.note.find("one-chunk"), std::string::npos);
-  EXPECT_EQ(plan.note.find("steal"), std::string::npos) << plan.note;
+  EXPECT_NE(Plan.Note.find("one-chunk"), std::string::npos);
+  EXPECT_EQ(Plan.Note.find("steal"), std::string::npos) << Plan.Note;
 }
 
 TEST(QueuePlan, OrderedFlagComesFromTheInfoRecord) {
-  SmcKernelInfo info{};
-  info.flags = SMC_INFO_HAS_SMC | SMC_INFO_ORDERED;
-  EXPECT_TRUE(KernelFacts::fromInfo(info).ordered);
-  info.flags = SMC_INFO_HAS_SMC;
-  EXPECT_FALSE(KernelFacts::fromInfo(info).ordered);
+  SmcKernelInfo Info{};
+  Info.flags = SMC_INFO_HAS_SMC | SMC_INFO_ORDERED;
+  EXPECT_TRUE(KernelFacts::fromInfo(Info).Ordered);
+  Info.flags = SMC_INFO_HAS_SMC;
+  EXPECT_FALSE(KernelFacts::fromInfo(Info).Ordered);
 }
 
 TEST(QueuePlan, MultiDimensionalGrid) {
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::smCentric(), bothVariants(), device(7), grid(3, 4, 5));
-  EXPECT_EQ(plan.numChunks, 60u);
-  EXPECT_EQ(plan.grid.x, 3u);
-  EXPECT_EQ(plan.grid.y, 4u);
-  EXPECT_EQ(plan.grid.z, 5u);
-  ownerOfChunks(plan);
+  EXPECT_EQ(Plan.NumChunks, 60u);
+  EXPECT_EQ(Plan.Grid.X, 3u);
+  EXPECT_EQ(Plan.Grid.Y, 4u);
+  EXPECT_EQ(Plan.Grid.Z, 5u);
+  ownerOfChunks(Plan);
 }
 
 TEST(QueuePlan, BadGridsRejected) {
@@ -357,119 +357,119 @@ TEST(QueuePlan, BadGridsRejected) {
   planError(Policy::smCentric(), bothVariants(), device(4),
             grid(65536, 65536, 2));
   planError(Policy::smCentric(), bothVariants(), device(4),
-            grid(kMaxQueuedChunks + 1));
+            grid(MaxQueuedChunks + 1));
 }
 
 // The device reads a queue with a stride arithmetically (first, first + k,
 // ...) instead of from the table: both descriptions must agree, and
-// busyQueues must count the non-empty queues.
-static void expectStrideMatchesTable(const QueuePlan &plan) {
-  uint32_t busy = 0;
-  for (uint32_t q = 0; q < plan.numSlots; ++q) {
-    uint32_t begin = plan.queueStart[q], end = plan.queueStart[q + 1];
-    busy += end > begin;
-    if (plan.queueStride == 0 || end == begin)
+// BusyQueues must count the non-empty queues.
+static void expectStrideMatchesTable(const QueuePlan &Plan) {
+  uint32_t Busy = 0;
+  for (uint32_t Q = 0; Q < Plan.NumSlots; ++Q) {
+    uint32_t Begin = Plan.QueueStart[Q], End = Plan.QueueStart[Q + 1];
+    Busy += End > Begin;
+    if (Plan.QueueStride == 0 || End == Begin)
       continue;
-    for (uint32_t pos = 0; pos < end - begin; ++pos)
-      ASSERT_EQ(plan.queueChunks[begin + pos],
-                plan.queueChunks[begin] + pos * plan.queueStride)
-          << "queue " << q << " position " << pos;
+    for (uint32_t Pos = 0; Pos < End - Begin; ++Pos)
+      ASSERT_EQ(Plan.QueueChunks[Begin + Pos],
+                Plan.QueueChunks[Begin] + Pos * Plan.QueueStride)
+          << "queue " << Q << " position " << Pos;
   }
-  EXPECT_EQ(plan.busyQueues, busy);
+  EXPECT_EQ(Plan.BusyQueues, Busy);
 }
 
 TEST(QueuePlan, ManyShapesHoldEveryChunkOnceInTheRightQueue) {
-  for (unsigned numSMs : {1u, 3u, 13u, 132u}) {
-    for (uint32_t n : {1u, 2u, 12u, 131u, 132u, 133u, 1000u}) {
-      std::vector<std::vector<unsigned>> sets = {{}, {0}};
-      if (numSMs > 2)
-        sets.push_back({numSMs - 1, 1, numSMs - 1});
-      for (const auto &sms : sets) {
-        std::vector<uint32_t> set;
-        for (unsigned sm : sms)
-          if (std::find(set.begin(), set.end(), sm) == set.end())
-            set.push_back(sm);
-        if (set.empty())
-          for (unsigned sm = 0; sm < numSMs; ++sm)
-            set.push_back(sm);
-        SCOPED_TRACE("numSMs=" + std::to_string(numSMs) +
-                     " n=" + std::to_string(n) +
-                     " |set|=" + std::to_string(set.size()));
+  for (unsigned NumSMs : {1u, 3u, 13u, 132u}) {
+    for (uint32_t N : {1u, 2u, 12u, 131u, 132u, 133u, 1000u}) {
+      std::vector<std::vector<unsigned>> Sets = {{}, {0}};
+      if (NumSMs > 2)
+        Sets.push_back({NumSMs - 1, 1, NumSMs - 1});
+      for (const auto &Sms : Sets) {
+        std::vector<uint32_t> Set;
+        for (unsigned Sm : Sms)
+          if (std::find(Set.begin(), Set.end(), Sm) == Set.end())
+            Set.push_back(Sm);
+        if (Set.empty())
+          for (unsigned Sm = 0; Sm < NumSMs; ++Sm)
+            Set.push_back(Sm);
+        SCOPED_TRACE("numSMs=" + std::to_string(NumSMs) +
+                     " n=" + std::to_string(N) +
+                     " |set|=" + std::to_string(Set.size()));
 
-        QueuePlan contiguous =
-            planOk(Policy::smCentric(0, sms, ChunkOrder::Contiguous),
-                   bothVariants(), device(numSMs), grid(n));
-        std::vector<uint32_t> owner = ownerOfChunks(contiguous);
+        QueuePlan Contiguous =
+            planOk(Policy::smCentric(0, Sms, ChunkOrder::Contiguous),
+                   bothVariants(), device(NumSMs), grid(N));
+        std::vector<uint32_t> Owner = ownerOfChunks(Contiguous);
         // Set order of owners is non-decreasing over the chunks, and queue
         // sizes over the set differ by at most one.
-        size_t lastIndex = 0;
-        for (uint32_t c = 0; c < n; ++c) {
-          size_t index =
-              std::find(set.begin(), set.end(), owner[c]) - set.begin();
-          ASSERT_LT(index, set.size());
-          EXPECT_GE(index, lastIndex);
-          lastIndex = index;
+        size_t LastIndex = 0;
+        for (uint32_t C = 0; C < N; ++C) {
+          size_t Index =
+              std::find(Set.begin(), Set.end(), Owner[C]) - Set.begin();
+          ASSERT_LT(Index, Set.size());
+          EXPECT_GE(Index, LastIndex);
+          LastIndex = Index;
         }
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (uint32_t sm : set) {
-          uint32_t size =
-              contiguous.queueStart[sm + 1] - contiguous.queueStart[sm];
-          lo = std::min(lo, size);
-          hi = std::max(hi, size);
+        uint32_t Lo = UINT32_MAX, Hi = 0;
+        for (uint32_t Sm : Set) {
+          uint32_t Size =
+              Contiguous.QueueStart[Sm + 1] - Contiguous.QueueStart[Sm];
+          Lo = std::min(Lo, Size);
+          Hi = std::max(Hi, Size);
         }
-        EXPECT_LE(hi - lo, 1u);
-        EXPECT_EQ(contiguous.queueStride, 1u);
-        expectStrideMatchesTable(contiguous);
+        EXPECT_LE(Hi - Lo, 1u);
+        EXPECT_EQ(Contiguous.QueueStride, 1u);
+        expectStrideMatchesTable(Contiguous);
 
-        QueuePlan interleaved =
-            planOk(Policy::smCentric(0, sms, ChunkOrder::Interleaved),
-                   bothVariants(), device(numSMs), grid(n));
-        owner = ownerOfChunks(interleaved);
-        for (uint32_t c = 0; c < n; ++c)
-          EXPECT_EQ(owner[c], set[c % set.size()]);
-        EXPECT_EQ(interleaved.queueStride, set.size());
-        expectStrideMatchesTable(interleaved);
+        QueuePlan Interleaved =
+            planOk(Policy::smCentric(0, Sms, ChunkOrder::Interleaved),
+                   bothVariants(), device(NumSMs), grid(N));
+        Owner = ownerOfChunks(Interleaved);
+        for (uint32_t C = 0; C < N; ++C)
+          EXPECT_EQ(Owner[C], Set[C % Set.size()]);
+        EXPECT_EQ(Interleaved.QueueStride, Set.size());
+        expectStrideMatchesTable(Interleaved);
 
-        Policy table = Policy::smCentric(0, sms, ChunkOrder::Table);
-        for (uint32_t c = 0; c < n; ++c)
-          table.chunkToSM.push_back(set[(c * 7 + c / 3) % set.size()]);
-        QueuePlan tabled =
-            planOk(table, bothVariants(), device(numSMs), grid(n));
-        owner = ownerOfChunks(tabled);
-        for (uint32_t c = 0; c < n; ++c)
-          EXPECT_EQ(owner[c], table.chunkToSM[c]);
+        Policy Table = Policy::smCentric(0, Sms, ChunkOrder::Table);
+        for (uint32_t C = 0; C < N; ++C)
+          Table.chunkToSM.push_back(Set[(C * 7 + C / 3) % Set.size()]);
+        QueuePlan Tabled =
+            planOk(Table, bothVariants(), device(NumSMs), grid(N));
+        Owner = ownerOfChunks(Tabled);
+        for (uint32_t C = 0; C < N; ++C)
+          EXPECT_EQ(Owner[C], Table.chunkToSM[C]);
       }
     }
   }
 }
 
 TEST(QueuePlan, SlicesCoverTheGridOnce) {
-  for (uint32_t n : {1u, 9u, 10u, 64u, 1001u}) {
-    for (unsigned size : {0u, 1u, 3u, 10u, 64u, 5000u}) {
-      SCOPED_TRACE("n=" + std::to_string(n) + " size=" + std::to_string(size));
-      QueuePlan plan =
-          planOk(Policy::slice(size), bothVariants(), device(4), grid(n));
-      EXPECT_EQ(plan.variant, Variant::Slice);
-      uint32_t expectedSize = size == 0 ? n : std::min<uint32_t>(size, n);
-      EXPECT_EQ(plan.sliceSize, expectedSize);
-      std::vector<int> covered(n, 0);
-      uint32_t next = 0;
-      for (uint32_t i = 0; i < plan.numSlices(); ++i) {
-        uint32_t off = plan.sliceOffset(i), count = plan.sliceCount(i);
-        EXPECT_EQ(off, next);
-        EXPECT_GE(count, 1u);
-        EXPECT_LE(count, expectedSize);
-        for (uint32_t c = off; c < off + count && c < n; ++c)
-          ++covered[c];
-        next = off + count;
+  for (uint32_t N : {1u, 9u, 10u, 64u, 1001u}) {
+    for (unsigned Size : {0u, 1u, 3u, 10u, 64u, 5000u}) {
+      SCOPED_TRACE("n=" + std::to_string(N) + " size=" + std::to_string(Size));
+      QueuePlan Plan =
+          planOk(Policy::slice(Size), bothVariants(), device(4), grid(N));
+      EXPECT_EQ(Plan.Variant, Variant::Slice);
+      uint32_t ExpectedSize = Size == 0 ? N : std::min<uint32_t>(Size, N);
+      EXPECT_EQ(Plan.SliceSize, ExpectedSize);
+      std::vector<int> Covered(N, 0);
+      uint32_t Next = 0;
+      for (uint32_t I = 0; I < Plan.numSlices(); ++I) {
+        uint32_t Off = Plan.sliceOffset(I), Count = Plan.sliceCount(I);
+        EXPECT_EQ(Off, Next);
+        EXPECT_GE(Count, 1u);
+        EXPECT_LE(Count, ExpectedSize);
+        for (uint32_t C = Off; C < Off + Count && C < N; ++C)
+          ++Covered[C];
+        Next = Off + Count;
       }
-      EXPECT_EQ(next, n);
-      for (uint32_t c = 0; c < n; ++c)
-        EXPECT_EQ(covered[c], 1) << "chunk " << c;
+      EXPECT_EQ(Next, N);
+      for (uint32_t C = 0; C < N; ++C)
+        EXPECT_EQ(Covered[C], 1) << "chunk " << C;
     }
   }
-  QueuePlan plan =
+  QueuePlan Plan =
       planOk(Policy::slice(3), bothVariants(), device(4), grid(5, 2));
-  EXPECT_EQ(plan.numSlices(), 4u);
-  EXPECT_EQ(plan.sliceCount(3), 1u);
+  EXPECT_EQ(Plan.numSlices(), 4u);
+  EXPECT_EQ(Plan.sliceCount(3), 1u);
 }
