@@ -26,22 +26,23 @@ using namespace llvm;
 namespace smc {
 
 std::optional<GridReg> gridRegOf(const CallBase &Call) {
-  switch (Call.getIntrinsicID()) {
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_x:
-    return GridReg{false, 0};
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_y:
-    return GridReg{false, 1};
-  case Intrinsic::nvvm_read_ptx_sreg_ctaid_z:
-    return GridReg{false, 2};
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_x:
-    return GridReg{true, 0};
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_y:
-    return GridReg{true, 1};
-  case Intrinsic::nvvm_read_ptx_sreg_nctaid_z:
-    return GridReg{true, 2};
-  default:
-    return std::nullopt;
+  // The registers a grid index comes from: %ctaid.{x,y,z}, %nctaid.{x,y,z}.
+  static constexpr Intrinsic::ID BlockIdx[] = {
+      Intrinsic::nvvm_read_ptx_sreg_ctaid_x,
+      Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+      Intrinsic::nvvm_read_ptx_sreg_ctaid_z};
+  static constexpr Intrinsic::ID GridDim[] = {
+      Intrinsic::nvvm_read_ptx_sreg_nctaid_x,
+      Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+      Intrinsic::nvvm_read_ptx_sreg_nctaid_z};
+  Intrinsic::ID ID = Call.getIntrinsicID();
+  for (unsigned Dim = 0; Dim < 3; ++Dim) {
+    if (ID == BlockIdx[Dim])
+      return GridReg{false, Dim};
+    if (ID == GridDim[Dim])
+      return GridReg{true, Dim};
   }
+  return std::nullopt;
 }
 
 GridReaders::GridReaders(const Module &M) {

@@ -10,8 +10,8 @@
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-launch-rewrite -S \
 //            host.ll
 //===----------------------------------------------------------------------===//
-#include "LaunchRewrite.h"
 #include "Diagnostics.h"
+#include "TransformPasses.h"
 #include "runtime/KernelName.h"
 #include "smc/abi.h"
 

@@ -102,32 +102,32 @@ std::string sourceLocation(const Instruction *I) {
 
 namespace {
 
-// A CTA barrier intrinsic: llvm.nvvm.barrier.cta.{sync,arrive,red}.* (what
+// An intrinsic family whose IDs are consecutive (IDs are sorted by name).
+struct IntrinsicRange {
+  Intrinsic::ID First, Last;
+  bool contains(Intrinsic::ID ID) const { return ID >= First && ID <= Last; }
+};
+
+// CTA barriers: llvm.nvvm.barrier.cta.{sync,arrive,red}.* (what
 // __syncthreads() and its variants become; IR with the older
-// llvm.nvvm.barrier0 names is upgraded to these when it is read).  The IDs
-// are sorted by name, so the family is one range.
-bool isBarrier(Intrinsic::ID ID) {
-  static_assert(Intrinsic::nvvm_barrier_cta_sync_count -
-                        Intrinsic::nvvm_barrier_cta_arrive_aligned_count ==
-                    17,
-                "the llvm.nvvm.barrier.cta.* family changed");
-  return ID >= Intrinsic::nvvm_barrier_cta_arrive_aligned_count &&
-         ID <= Intrinsic::nvvm_barrier_cta_sync_count;
-}
+// llvm.nvvm.barrier0 names is upgraded to these when it is read).
+constexpr IntrinsicRange CtaBarriers{
+    Intrinsic::nvvm_barrier_cta_arrive_aligned_count,
+    Intrinsic::nvvm_barrier_cta_sync_count};
+// Reads of %envreg0..31 (envreg0, envreg1, envreg10, ... envreg9 by name).
+constexpr IntrinsicRange EnvRegReads{Intrinsic::nvvm_read_ptx_sreg_envreg0,
+                                     Intrinsic::nvvm_read_ptx_sreg_envreg9};
+static_assert(CtaBarriers.Last - CtaBarriers.First == 17 &&
+                  EnvRegReads.Last - EnvRegReads.First == 31,
+              "an NVVM intrinsic family Legality matches by ID range changed");
+
+bool isBarrier(Intrinsic::ID ID) { return CtaBarriers.contains(ID); }
 
 bool isBarrier(const CallBase &Call) {
   return isBarrier(Call.getIntrinsicID());
 }
 
-// A read of %envreg0..31 (envreg0, envreg1, envreg10, ... envreg9 by name).
-bool isEnvRegRead(Intrinsic::ID ID) {
-  static_assert(Intrinsic::nvvm_read_ptx_sreg_envreg9 -
-                        Intrinsic::nvvm_read_ptx_sreg_envreg0 ==
-                    31,
-                "the llvm.nvvm.read.ptx.sreg.envreg* family changed");
-  return ID >= Intrinsic::nvvm_read_ptx_sreg_envreg0 &&
-         ID <= Intrinsic::nvvm_read_ptx_sreg_envreg9;
-}
+bool isEnvRegRead(Intrinsic::ID ID) { return EnvRegReads.contains(ID); }
 
 // Cluster use: the NVVM intrinsics named for clusters (special registers,
 // cluster barriers, distributed shared memory, cluster-scope memory

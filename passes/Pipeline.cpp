@@ -11,10 +11,8 @@
 #include "Pipeline.h"
 #include "ABI.h"
 #include "Diagnostics.h"
-#include "LaunchRewrite.h"
 #include "Options.h"
-#include "SMCVariant.h"
-#include "SliceVariant.h"
+#include "TransformPasses.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/TargetParser/Triple.h"

@@ -1,6 +1,7 @@
 //===- Plugin.cpp - The SMC pass plugin's single entry --------------------===//
 //
-// Registers every SMC pass and analysis once:
+// Registers every SMC pass and analysis once (the names are listed in
+// PassRegistry.def):
 //  - for clang (-fpass-plugin=SMCPasses.so): the smc pipeline at the end of
 //    the optimization pipeline, at every -O level;
 //  - for opt (-load-pass-plugin=SMCPasses.so -passes=...):
@@ -18,11 +19,9 @@
 #include "ABI.h"
 #include "CTAUniformity.h"
 #include "KernelSelection.h"
-#include "LaunchRewrite.h"
 #include "Legality.h"
 #include "Pipeline.h"
-#include "SMCVariant.h"
-#include "SliceVariant.h"
+#include "TransformPasses.h"
 
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Plugins/PassPlugin.h"
@@ -30,42 +29,36 @@
 using namespace llvm;
 using namespace smc;
 
+// Adds the pass named NAME to PM and returns, if the pipeline names it.
+#define SMC_ADD_IF_NAMED(PM, NAME, CREATE)                                     \
+  if (Name == NAME) {                                                          \
+    PM.addPass(CREATE);                                                        \
+    return true;                                                               \
+  }
+
 static bool parseModulePass(StringRef Name, ModulePassManager &MPM,
                             ArrayRef<PassBuilder::PipelineElement>) {
-  if (Name == "smc")
-    MPM.addPass(SMCPipelinePass(OptimizationLevel::O0));
-  else if (Name == "smc-variant")
-    MPM.addPass(SMCVariantPass());
-  else if (Name == "smc-slice")
-    MPM.addPass(SliceVariantPass());
-  else if (Name == "smc-launch-rewrite")
-    MPM.addPass(LaunchRewritePass());
-  else if (Name == "smc-print-abi")
-    MPM.addPass(PrintABIPass());
-  else if (Name == "print<smc-kernels>")
-    MPM.addPass(KernelSelectionPrinterPass());
-  else if (Name == "print<smc-legality>")
-    MPM.addPass(LegalityPrinterPass());
-  else
-    return false;
-  return true;
+#define MODULE_PASS(NAME, CREATE) SMC_ADD_IF_NAMED(MPM, NAME, CREATE)
+#include "PassRegistry.def"
+  return false;
 }
 
 static bool parseFunctionPass(StringRef Name, FunctionPassManager &FPM,
                               ArrayRef<PassBuilder::PipelineElement>) {
-  if (Name != "print<smc-cta-uniformity>")
-    return false;
-  FPM.addPass(CTAUniformityPrinterPass());
-  return true;
+#define FUNCTION_PASS(NAME, CREATE) SMC_ADD_IF_NAMED(FPM, NAME, CREATE)
+#include "PassRegistry.def"
+  return false;
 }
+#undef SMC_ADD_IF_NAMED
 
 static void registerSMC(PassBuilder &PB) {
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
-    MAM.registerPass([] { return KernelSelection(); });
-    MAM.registerPass([] { return LegalityAnalysis(); });
+#define MODULE_ANALYSIS(CREATE) MAM.registerPass([] { return CREATE; });
+#include "PassRegistry.def"
   });
   PB.registerAnalysisRegistrationCallback([](FunctionAnalysisManager &FAM) {
-    FAM.registerPass([] { return CTAUniformityAnalysis(); });
+#define FUNCTION_ANALYSIS(CREATE) FAM.registerPass([] { return CREATE; });
+#include "PassRegistry.def"
   });
   PB.registerPipelineParsingCallback(parseModulePass);
   PB.registerPipelineParsingCallback(parseFunctionPass);

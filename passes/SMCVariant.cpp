@@ -17,11 +17,11 @@
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-variant -S in.ll
 //===----------------------------------------------------------------------===//
-#include "SMCVariant.h"
 #include "ABI.h"
 #include "DeviceLibrary.h"
 #include "Diagnostics.h"
 #include "GridIndex.h"
+#include "TransformPasses.h"
 #include "VariantDriver.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"

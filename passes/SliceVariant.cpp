@@ -10,9 +10,9 @@
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-slice -S in.ll
 //===----------------------------------------------------------------------===//
-#include "SliceVariant.h"
 #include "ABI.h"
 #include "GridIndex.h"
+#include "TransformPasses.h"
 #include "VariantDriver.h"
 
 #include "llvm/IR/DebugInfoMetadata.h"

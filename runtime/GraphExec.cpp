@@ -162,47 +162,47 @@ cudaError_t giveOwnCounters(cudaGraph_t Graph) {
   return CounterAssigner(*Api).walk(Graph);
 }
 
+// Gives the graph's nodes their own counter blocks, then makes the CUDA call
+// the program made.
+template <typename CudaCall, typename... Args>
+cudaError_t thenCall(cudaGraph_t Graph, CudaCall Call, Args... A) {
+  cudaError_t Err = giveOwnCounters(Graph);
+  return Err != cudaSuccess ? Err : Call(A...);
+}
+
 } // namespace
 } // namespace smc
 
 extern "C" cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
                                                cudaGraph_t Graph,
                                                unsigned long long Flags) {
-  cudaError_t Err = smc::giveOwnCounters(Graph);
-  return Err != cudaSuccess ? Err : cudaGraphInstantiate(Exec, Graph, Flags);
+  return smc::thenCall(Graph, cudaGraphInstantiate, Exec, Graph, Flags);
 }
 
 extern "C" cudaError_t
 __smc_graph_instantiate_with_flags(cudaGraphExec_t *Exec, cudaGraph_t Graph,
                                    unsigned long long Flags) {
-  cudaError_t Err = smc::giveOwnCounters(Graph);
-  return Err != cudaSuccess ? Err
-                            : cudaGraphInstantiateWithFlags(Exec, Graph, Flags);
+  return smc::thenCall(Graph, cudaGraphInstantiateWithFlags, Exec, Graph,
+                       Flags);
 }
 
 extern "C" cudaError_t
 __smc_graph_instantiate_with_params(cudaGraphExec_t *Exec, cudaGraph_t Graph,
                                     cudaGraphInstantiateParams *Params) {
-  cudaError_t Err = smc::giveOwnCounters(Graph);
-  return Err != cudaSuccess
-             ? Err
-             : cudaGraphInstantiateWithParams(Exec, Graph, Params);
+  return smc::thenCall(Graph, cudaGraphInstantiateWithParams, Exec, Graph,
+                       Params);
 }
 
 extern "C" cudaError_t
 __smc_graph_instantiate_with_params_ptsz(cudaGraphExec_t *Exec,
                                          cudaGraph_t Graph,
                                          cudaGraphInstantiateParams *Params) {
-  cudaError_t Err = smc::giveOwnCounters(Graph);
-  return Err != cudaSuccess
-             ? Err
-             : cudaGraphInstantiateWithParams_ptsz(Exec, Graph, Params);
+  return smc::thenCall(Graph, cudaGraphInstantiateWithParams_ptsz, Exec, Graph,
+                       Params);
 }
 
 extern "C" cudaError_t
 __smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
                         cudaGraphExecUpdateResultInfo *ResultInfo) {
-  cudaError_t Err = smc::giveOwnCounters(Graph);
-  return Err != cudaSuccess ? Err
-                            : cudaGraphExecUpdate(Exec, Graph, ResultInfo);
+  return smc::thenCall(Graph, cudaGraphExecUpdate, Exec, Graph, ResultInfo);
 }

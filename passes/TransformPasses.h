@@ -1,0 +1,41 @@
+//===- TransformPasses.h - The passes that change a module ----------------===//
+//
+// The three module passes that change code; each is implemented in the file
+// named after it, and the smc pipeline (Pipeline.cpp) runs them:
+//  - SMCVariant.cpp: K__smc runs the chunks of the original grid in workers
+//    that the runtime places per SM (the file shows the variant's shape);
+//  - SliceVariant.cpp: K__slice runs a contiguous range of the original
+//    grid's chunks as a smaller launch, so that kernels can run in slices
+//    next to each other;
+//  - LaunchRewrite.cpp: in a host module, the CUDA calls SMC_HOST_ENTRIES
+//    (smc/abi.h) names call the SMC runtime's entries instead.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_PASSES_TRANSFORMPASSES_H
+#define SMC_PASSES_TRANSFORMPASSES_H
+
+#include "llvm/IR/PassManager.h"
+
+namespace smc {
+
+/// smc-variant: adds K__smc for every selected kernel K that is legal.
+struct SMCVariantPass : llvm::PassInfoMixin<SMCVariantPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// smc-slice: adds K__slice for every selected kernel K that is legal.
+struct SliceVariantPass : llvm::PassInfoMixin<SliceVariantPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+/// smc-launch-rewrite: every call or invoke of a CUDA function listed in
+/// SMC_HOST_ENTRIES calls the runtime entry of the same signature instead.
+struct LaunchRewritePass : llvm::PassInfoMixin<LaunchRewritePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
+} // namespace smc
+
+#endif // SMC_PASSES_TRANSFORMPASSES_H
