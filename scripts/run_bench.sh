@@ -1,31 +1,54 @@
 #!/usr/bin/env bash
-# ===- run_bench.sh - Run smc_bench and chart the results ------------------===#
+# ===- run_bench.sh - Run a benchmark binary and chart the results ---------===#
 #
-# Runs smc_bench with 5 repetitions (aggregates only, randomly interleaved so
-# that drifts of clock or temperature do not favour one variant), writes
-# OUTDIR/bench.json and OUTDIR/bench.txt, then plots OUTDIR/bench.png and
-# writes the Markdown tables to OUTDIR/bench.md (and stdout).
+# Runs one of the two Google Benchmark binaries, randomly interleaved (so
+# that drifts of clock or temperature do not favour one variant) with
+# aggregates only, then charts the result with plot_bench.py:
+#   (default)  smc_bench: SMC's own workloads (vecAdd, matMul, reduce,
+#              stencil, gather) and the launch-path benchmarks;
+#              5 repetitions; writes OUTDIR/bench.{json,txt,png,md}
+#   --suite    smc_suite_bench: every workload of the papers' suite;
+#              3 repetitions, at least 0.25 s each;
+#              writes OUTDIR/suite.{json,txt,png,md}
+# NAME.json is Google Benchmark's JSON, NAME.txt the console output (with
+# each workload's check results and the runtime's warnings), NAME.png the
+# chart and NAME.md the Markdown tables (also printed).
 #
-# USAGE: scripts/run_bench.sh OUTDIR [smc_bench options...]
-#   SMC_BENCH=path/to/smc_bench overrides the binary (default:
-#   build/bench/smc_bench next to this script's repository).
+# USAGE: scripts/run_bench.sh [--suite] OUTDIR [--size small|default|large]
+#          [Google Benchmark options...]
+#   Later options win, e.g. --benchmark_repetitions=3.
+#   SMC_BENCH / SMC_SUITE_BENCH override the binary (default: under
+#   build/bench/ next to this script's repository).
+#   The chart needs a python3 with matplotlib: SMC_PYTHON, else the first of
+#   /usr/bin/python3 and python3 that has it (else only the tables are made).
 # ===------------------------------------------------------------------------===#
 set -euo pipefail
 
-if [[ $# -lt 1 ]]; then
-  echo "usage: $0 OUTDIR [smc_bench options...]" >&2
+here=$(cd "$(dirname "$0")" && pwd)
+name=bench
+if [[ ${1:-} == --suite ]]; then
+  name=suite
+  shift
+fi
+if [[ $# -lt 1 || $1 == -* ]]; then
+  echo "usage: $0 [--suite] OUTDIR [--size small|default|large] [options...]" >&2
   exit 2
 fi
 out=$1
 shift
-here=$(cd "$(dirname "$0")" && pwd)
-bench=${SMC_BENCH:-$here/../build/bench/smc_bench}
+if [[ $name == suite ]]; then
+  bench=${SMC_SUITE_BENCH:-$here/../build/bench/workloads/smc_suite_bench}
+  defaults=(--benchmark_repetitions=3 --benchmark_min_time=0.25)
+else
+  bench=${SMC_BENCH:-$here/../build/bench/smc_bench}
+  defaults=(--benchmark_repetitions=5)
+fi
 if [[ ! -x $bench ]]; then
-  echo "run_bench.sh: no smc_bench at $bench (build it, or set SMC_BENCH)" >&2
+  echo "run_bench.sh: no $(basename "$bench") at $bench (build it, or set" \
+    "$([[ $name == suite ]] && echo SMC_SUITE_BENCH || echo SMC_BENCH))" >&2
   exit 1
 fi
-# A python3 with matplotlib: SMC_PYTHON, else /usr/bin/python3 or python3.
-python=python3
+python=""
 for p in ${SMC_PYTHON:-} /usr/bin/python3 python3; do
   if "$p" -c "import matplotlib" 2>/dev/null; then
     python=$p
@@ -35,12 +58,17 @@ done
 
 mkdir -p "$out"
 "$bench" \
-  --benchmark_repetitions=5 \
+  "${defaults[@]}" \
   --benchmark_report_aggregates_only=true \
   --benchmark_enable_random_interleaving=true \
-  --benchmark_out="$out/bench.json" \
+  --benchmark_out="$out/$name.json" \
   --benchmark_out_format=json \
-  "$@" | tee "$out/bench.txt"
+  "$@" 2>&1 | tee "$out/$name.txt"
 
-"$python" "$here/plot_bench.py" "$out/bench.json" --png "$out/bench.png" |
-  tee "$out/bench.md"
+if [[ -n $python ]]; then
+  "$python" "$here/plot_bench.py" "$out/$name.json" --png "$out/$name.png" |
+    tee "$out/$name.md"
+else
+  echo "run_bench.sh: no python3 with matplotlib (set SMC_PYTHON): no chart" >&2
+  python3 "$here/plot_bench.py" "$out/$name.json" | tee "$out/$name.md"
+fi

@@ -1,4 +1,4 @@
-# lit configuration for SMC: IR tests (test/passes, opt + FileCheck) and
+# lit configuration for SMC: IR tests (test/passes/<pass>/, opt + FileCheck) and
 # clang-with-plugin tests (test/cuda, PTX checked with FileCheck and
 # assembled with ptxas).  Substitutions:
 #   %load_smc   -load-pass-plugin=<SMCPasses.so> for opt

@@ -64,20 +64,7 @@ public:
       rows = sampleIndices(totalRows, kSampledRows, 47);
       cpuReferenceRows(problem, rows, reference);
     }
-    size_t nk = size_t(problem.nk);
-    std::vector<float> sampled(rows.size() * nk);
-    for (size_t r = 0; r < rows.size(); ++r)
-      for (size_t k = 0; k < nk; ++k)
-        sampled[r * nk + k] = got[rows[r] * nk + k];
-    CheckResult result = compareExactFloat(sampled.data(), reference.data(),
-                                           sampled.size(), "B");
-    if (rows.size() < totalRows) {
-      result.merge(checkAllFinite(got.data(), got.size(), "B"));
-      result.detail += (result.detail.empty() ? "" : "; ") +
-                       std::to_string(rows.size()) + " of " +
-                       std::to_string(totalRows) + " rows compared";
-    }
-    return result;
+    return compareSampledRows(got, size_t(problem.nk), rows, reference, "B");
   }
 
   RunEstimate estimate() const override {

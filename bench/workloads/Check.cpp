@@ -66,6 +66,26 @@ CheckResult compareScaled(const float *got, const double *want,
   return r;
 }
 
+CheckResult compareSampledRows(const std::vector<float> &got, size_t rowLength,
+                               const std::vector<size_t> &rows,
+                               const std::vector<double> &reference,
+                               const std::string &what) {
+  std::vector<float> sampled(rows.size() * rowLength);
+  for (size_t r = 0; r < rows.size(); ++r)
+    for (size_t j = 0; j < rowLength; ++j)
+      sampled[r * rowLength + j] = got[rows[r] * rowLength + j];
+  CheckResult result =
+      compareExactFloat(sampled.data(), reference.data(), sampled.size(), what);
+  size_t totalRows = rowLength ? got.size() / rowLength : 0;
+  if (rows.size() < totalRows) {
+    result.merge(checkAllFinite(got.data(), got.size(), what));
+    result.detail += (result.detail.empty() ? "" : "; ") +
+                     std::to_string(rows.size()) + " of " +
+                     std::to_string(totalRows) + " rows compared";
+  }
+  return result;
+}
+
 CheckResult checkAllFinite(const float *got, size_t n,
                            const std::string &what) {
   CheckResult r;

@@ -73,6 +73,16 @@ CheckResult compareScaled(const float *got, const double *want,
                           double floor, const std::string &metric,
                           const std::string &what);
 
+// The sampled-row check of matrix outputs: rows `rows` of `got` (row-major,
+// rowLength columns) compared with `reference` (rows.size() x rowLength, an
+// exact reference as for compareExactFloat); when the sample is not every
+// row, also every element of `got` finite, and "k of n rows compared" in the
+// detail.
+CheckResult compareSampledRows(const std::vector<float> &got, size_t rowLength,
+                               const std::vector<size_t> &rows,
+                               const std::vector<double> &reference,
+                               const std::string &what);
+
 // Every element finite (poisoned, unwritten floats are NaN).
 CheckResult checkAllFinite(const float *got, size_t n, const std::string &what);
 

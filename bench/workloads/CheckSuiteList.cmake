@@ -1,13 +1,15 @@
-# Fails unless `smc_suite_bench --benchmark_list_tests` lists exactly the
-# benchmarks <workload>/<original|smc|slice>/manual_time for every workload
-# in WORKLOADS, and nothing else.  Needs no GPU.
-# Run as: cmake -DBENCH=<smc_suite_bench> -DWORKLOADS=irreg,nbf,...
+# Fails unless `BENCH --benchmark_list_tests` (smc_suite_bench or
+# smc_bench) lists exactly the benchmarks
+# <workload>/<original|smc|slice>/manual_time for every workload in
+# WORKLOADS, <name>/manual_time for every name in EXTRA (optional), and
+# nothing else.  Needs no GPU.
+# Run as: cmake -DBENCH=<binary> -DWORKLOADS=irreg,nbf,... [-DEXTRA=a/b,...]
 #               -P CheckSuiteList.cmake
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND ${BENCH} --benchmark_list_tests
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "smc_suite_bench --benchmark_list_tests: exit ${rc}\n"
+  message(FATAL_ERROR "${BENCH} --benchmark_list_tests: exit ${rc}\n"
                       "${out}${err}")
 endif()
 string(REPLACE "\n" ";" listed "${out}")
@@ -24,9 +26,17 @@ foreach(name IN LISTS workloads)
     endif()
   endforeach()
 endforeach()
+string(REPLACE "," ";" extra "${EXTRA}")
+foreach(name IN LISTS extra)
+  math(EXPR expected "${expected} + 1")
+  list(FIND listed "${name}/manual_time" at)
+  if(at EQUAL -1)
+    list(APPEND missing "${name}")
+  endif()
+endforeach()
 list(LENGTH listed count)
 if(missing OR NOT count EQUAL expected)
-  message(FATAL_ERROR "smc_suite_bench lists ${count} benchmarks, expected "
+  message(FATAL_ERROR "${BENCH} lists ${count} benchmarks, expected "
                       "${expected}; missing: ${missing}\n${out}")
 endif()
-message(STATUS "smc_suite_bench lists all ${count} benchmarks")
+message(STATUS "${BENCH} lists all ${count} benchmarks")

@@ -179,7 +179,7 @@ struct WorkloadInfo {
   int gridDims;            // largest grid dimensionality its launches use
   Regularity regularity;
   Locality locality;
-  unsigned papers;   // PaperBits
+  unsigned papers;   // PaperBits; 0 for SMC's own workloads (micro.h)
   unsigned features; // FeatureBits
   // Source names of its kernels (global namespace, C++ linkage), the names
   // SMC policies select kernels by.
@@ -200,7 +200,8 @@ struct WorkloadInfo {
   Params params(Size size, const std::string &overrides) const;
 };
 
-// Every workload, in a fixed order (000 Table 1, then 004, then 002).
+// Every workload, in a fixed order (000 Table 1, then 004, then 002, then
+// SMC's own workloads, whose `papers` is 0).
 const std::vector<const WorkloadInfo *> &allWorkloads();
 // info.create(), then setup() at a named size.
 std::unique_ptr<Workload> setUpWorkload(const WorkloadInfo &info, Size size,

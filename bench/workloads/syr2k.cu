@@ -55,20 +55,7 @@ public:
       rows = sampleIndices(size_t(problem.n), kSampledRows, 41);
       cpuReferenceRows(problem, rows, reference);
     }
-    size_t n = size_t(problem.n);
-    std::vector<float> sampled(rows.size() * n);
-    for (size_t r = 0; r < rows.size(); ++r)
-      for (size_t j = 0; j < n; ++j)
-        sampled[r * n + j] = got[rows[r] * n + j];
-    CheckResult result = compareExactFloat(sampled.data(), reference.data(),
-                                           sampled.size(), "C");
-    if (rows.size() < n) {
-      result.merge(checkAllFinite(got.data(), got.size(), "C"));
-      result.detail += (result.detail.empty() ? "" : "; ") +
-                       std::to_string(rows.size()) + " of " +
-                       std::to_string(n) + " rows compared";
-    }
-    return result;
+    return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
   }
 
   RunEstimate estimate() const override {
