@@ -1,4 +1,4 @@
-//===- CTAUniformity.cpp - Values the same in every thread of a CTA ------===//
+//===- CTAUniformity.cpp - Values the same in every thread of a CTA -------===//
 //
 // A forward divergence propagation to a fixed point:
 //  - seeds: reads of per-thread registers, loads other than from the param

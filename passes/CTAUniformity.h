@@ -1,5 +1,4 @@
-//===- CTAUniformity.h - Values the same in every thread of a CTA -*- C++
-//-*-===//
+//===- CTAUniformity.h - Values alike in all threads of a CTA ---*- C++ -*-===//
 //
 // LLVM's UniformityAnalysis answers for a warp and treats %ctaid as
 // divergent; SMC needs the CTA-level answer: is a branch taken the same way

@@ -1,5 +1,4 @@
-//===- HostEntries.h - The C entry points the host rewrite calls -*- C++
-//-*-===//
+//===- HostEntries.h - Entries the host rewrite calls -----------*- C++ -*-===//
 //
 // The SMC runtime's extern "C" functions named in SMC_HOST_ENTRIES
 // (smc/abi.h), each with the signature of the CUDA runtime function the

@@ -1,4 +1,4 @@
-//===- SmcWorker.cu - Device side of SM-centric execution ----------------===//
+//===- SmcWorker.cu - Device side of SM-centric execution -----------------===//
 //
 // The worker protocol every K__smc variant runs, written once in CUDA C++.
 // The plugin compiles this file to LLVM bitcode at build time, embeds it,

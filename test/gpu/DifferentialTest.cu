@@ -1,4 +1,4 @@
-//===- DifferentialTest.cu - Variants compute what the original does ----===//
+//===- DifferentialTest.cu - Variants compute what the original does ------===//
 //
 // Each test launches a kernel under Policy::original() and then under every
 // standard policy (smc default, workers=1, workers=2 on SMs 0-15, interleaved

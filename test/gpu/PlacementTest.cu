@@ -1,5 +1,4 @@
-//===- PlacementTest.cu - Chunks run where and when the policy says
-//--------===//
+//===- PlacementTest.cu - Chunks run where and when the policy says -------===//
 //
 // The differential tests would pass if the runtime always fell back to the
 // original kernel; these tests fail then.  recordPlacement (a loop-mode
