@@ -1,12 +1,12 @@
-//===- 3dconv.h - 3dconv: 3-D convolution on a 3-D grid (002) -------------===//
+//===- 3dconv.h - 3dconv: 3-D convolution on a 3-D grid (CTA-Clustering) --===//
 //
 // PolyBench/GPU 3DCONV, a 3 x 3 x 3 convolution of an ni x nj x nk volume,
 // with one thread per output point on a genuinely 3-D grid: blocks of
 // 32 x 8 x 1 threads over (k, j), one grid layer per i (PolyBench loops over
 // i on the host instead).  Neighbouring threads and CTAs read overlapping
-// cache lines (002's "cache-line related").  Boundary points are written as
-// 0.  The weights are PolyBench's nine integer coefficients, shifted by the
-// z offset; integer inputs in [-8, 8]: exact.
+// cache lines (CTA-Clustering's "cache-line related").  Boundary points are
+// written as 0.  The weights are PolyBench's nine integer coefficients, shifted
+// by the z offset; integer inputs in [-8, 8]: exact.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_3DCONV_H
 #define SMC_BENCH_WORKLOADS_3DCONV_H

@@ -2,8 +2,9 @@
 //
 // The one list tests, benchmarks and experiments iterate.  An explicit list
 // (rather than self-registering static objects) so that linking the static
-// library never drops a workload.  Order: 000 Table 1, 004 section 5.1,
-// 002 Table 2, then SMC's own workloads (micro.h, timed by smc_bench).
+// library never drops a workload.  Order: SM-Centric Table 1, Kernelet
+// section 5.1, CTA-Clustering Table 2, then SMC's own workloads (micro.h, timed
+// by smc_bench).
 //===----------------------------------------------------------------------===//
 #include "Workload.h"
 
@@ -40,7 +41,7 @@ namespace workloads {
 
 const std::vector<const WorkloadInfo *> &allWorkloads() {
   static const std::vector<const WorkloadInfo *> list = {
-      // 000 (SM-centric transformation, ICS 2015), Table 1.
+      // SM-Centric (SM-centric transformation, ICS 2015), Table 1.
       &irreg::info(),
       &nbf::info(),
       &md::info(),
@@ -50,14 +51,14 @@ const std::vector<const WorkloadInfo *> &allWorkloads() {
       &pf::info(),
       &mm::info(),
       &reduce::info(),
-      // 004 (Kernelet), section 5.1; spmv and mm above.
+      // Kernelet (Kernelet), section 5.1; spmv and mm above.
       &pc::info(),
       &sad::info(),
       &mriq::info(),
       &bs::info(),
       &tea::info(),
       &st::info(),
-      // 002 (CTA clustering), Table 2: algorithm-related, then
+      // CTA-Clustering (CTA clustering), Table 2: algorithm-related, then
       // cache-line-related; mm above.
       &kmeans::info(),
       &hotspot::info(),

@@ -72,9 +72,9 @@ std::string paperList(unsigned papers) {
       out += ",";
     out += name;
   };
-  add(PaperSmCentric, "000");
-  add(PaperKernelet, "004");
-  add(PaperCtaClustering, "002");
+  add(PaperSmCentric, "sm-centric");
+  add(PaperKernelet, "kernelet");
+  add(PaperCtaClustering, "cta-clustering");
   return out;
 }
 

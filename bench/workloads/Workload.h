@@ -1,9 +1,10 @@
 //===- Workload.h - SMC benchmark workloads: interface and registry -------===//
 //
 // The workload suite: CUDA implementations of the benchmark kernels of the
-// papers SMC is built from (000 Table 1, 004 section 5.1, 002 Table 2), each
-// with deterministic inputs, a CPU reference and a check.  Tests, benchmarks
-// and the co-run and locality experiments all iterate allWorkloads():
+// papers SMC is built from (SM-Centric Table 1, Kernelet section 5.1,
+// CTA-Clustering Table 2), each with deterministic inputs, a CPU reference and
+// a check.  Tests, benchmarks and the co-run and locality experiments all
+// iterate allWorkloads():
 //
 //   for (const WorkloadInfo *info : allWorkloads()) {
 //     std::unique_ptr<Workload> w = info->create();
@@ -41,13 +42,13 @@ const char *sizeName(Size size);
 // Accepts "small", "default", "large" (any case).  False if none matches.
 bool parseSize(const std::string &text, Size &out);
 
-// 000 Table 1's "Irregular" column: does the kernel access memory through
-// index arrays built from the input?
+// SM-Centric Table 1's "Irregular" column: does the kernel access memory
+// through index arrays built from the input?
 enum class Regularity { Regular, Irregular };
 const char *regularityName(Regularity regularity);
 
-// 002 section 3.2: where a kernel's inter-CTA locality comes from.
-// Unclassified for workloads that 002 does not list.
+// CTA-Clustering section 3.2: where a kernel's inter-CTA locality comes from.
+// Unclassified for workloads that CTA-Clustering does not list.
 enum class Locality {
   Unclassified,
   AlgorithmRelated,
@@ -60,11 +61,16 @@ const char *localityName(Locality locality);
 
 // Which papers use a workload (bit mask).
 enum PaperBits : unsigned {
-  PaperSmCentric = 1u << 0,     // 000 Wu et al., ICS 2015, Table 1
-  PaperKernelet = 1u << 1,      // 004 Zhong & He, TPDS 2014, section 5.1
-  PaperCtaClustering = 1u << 2, // 002 Li et al., ASPLOS 2017, Table 2
+  // Enabling and Exploiting Flexible Task Assignment on GPU through SM-Centric
+  // Program Transformations (ICS 2015), Table 1.
+  PaperSmCentric = 1u << 0,
+  // Kernelet: High-Throughput GPU Kernel Executions with Dynamic Slicing and
+  // Scheduling (TPDS 2014), section 5.1.
+  PaperKernelet = 1u << 1,
+  // Locality-Aware CTA Clustering for Modern GPUs (ASPLOS 2017), Table 2.
+  PaperCtaClustering = 1u << 2,
 };
-// "000,004" style list of the papers in `papers`.
+// "sm-centric,kernelet" style list of the papers in `papers`.
 std::string paperList(unsigned papers);
 
 // What the kernels of a workload do that matters to SMC's transformations
@@ -200,8 +206,8 @@ struct WorkloadInfo {
   Params params(Size size, const std::string &overrides) const;
 };
 
-// Every workload, in a fixed order (000 Table 1, then 004, then 002, then
-// SMC's own workloads, whose `papers` is 0).
+// Every workload, in a fixed order (SM-Centric Table 1, then Kernelet, then
+// CTA-Clustering, then SMC's own workloads, whose `papers` is 0).
 const std::vector<const WorkloadInfo *> &allWorkloads();
 // info.create(), then setup() at a named size.
 std::unique_ptr<Workload> setUpWorkload(const WorkloadInfo &info, Size size,

@@ -1,12 +1,12 @@
-//===- atax.h - atax: matrix transpose and vector multiply (002) ----------===//
+//===- atax.h - atax: matrix transpose and vector multiply ----------------===//
 //
 // PolyBench/GPU ATAX, y = A^T (A x) for an nx x ny matrix, in two 1-D
 // launches: atax_kernel1 computes tmp = A x with one thread per row (each
 // thread walks its own row: uncoalesced, reused across CTAs through cache
-// lines, 002's "cache-line related"), atax_kernel2 computes y = A^T tmp with
-// one thread per column (coalesced).  Entries of A and x are in {-1, 0, 1}:
-// tmp and y are exact in fp32 as long as every y sums terms of absolute sum
-// below 2^24, which the reference verifies (and falls back to a 1e-6
+// lines, CTA-Clustering's "cache-line related"), atax_kernel2 computes y = A^T
+// tmp with one thread per column (coalesced).  Entries of A and x are in {-1,
+// 0, 1}: tmp and y are exact in fp32 as long as every y sums terms of absolute
+// sum below 2^24, which the reference verifies (and falls back to a 1e-6
 // relative tolerance where it does not hold).
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_ATAX_H

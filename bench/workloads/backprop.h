@@ -1,4 +1,4 @@
-//===- backprop.h - backprop: neural network layer pass (002) -------------===//
+//===- backprop.h - backprop: neural network layer pass (CTA-Clustering) --===//
 //
 // Rodinia backprop's two kernels for the input -> hidden layer (16 hidden
 // units, Rodinia's 1-based layout with a bias row and column in the

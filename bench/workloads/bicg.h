@@ -1,9 +1,9 @@
-//===- bicg.h - bicg: BiCGStab sub-kernel (002) ---------------------------===//
+//===- bicg.h - bicg: BiCGStab sub-kernel (CTA-Clustering) ----------------===//
 //
 // PolyBench/GPU BICG: s = A^T r (bicg_kernel1, one thread per column:
 // coalesced) and q = A p (bicg_kernel2, one thread per row: uncoalesced row
-// walks, 002's "cache-line related"), two 1-D launches over an nx x ny
-// matrix.  Integers in [-3, 3]: exact.
+// walks, CTA-Clustering's "cache-line related"), two 1-D launches over an nx x
+// ny matrix.  Integers in [-3, 3]: exact.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_BICG_H
 #define SMC_BENCH_WORKLOADS_BICG_H

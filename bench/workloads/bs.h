@@ -1,4 +1,4 @@
-//===- bs.h - bs: Black-Scholes option pricing (004, 002) -----------------===//
+//===- bs.h - bs: Black-Scholes option pricing (Kernelet, CTA-Clustering) -===//
 //
 // The CUDA SDK BlackScholes: European call and put prices for every option
 // (stock price S, strike X, years T; riskless rate 0.02, volatility 0.30),

@@ -1,4 +1,4 @@
-//===- cfd.h - cfd: unstructured-mesh finite-volume flux (000) ------------===//
+//===- cfd.h - cfd: unstructured-mesh finite-volume flux (SM-Centric) -----===//
 //
 // Rodinia CFD's compute_flux step of the 3-D Euler solver: every cell reads
 // its five conserved variables (density, momentum xyz, energy; structure of

@@ -1,10 +1,11 @@
-//===- dct8x8.h - dct8x8: 8x8 block discrete cosine transform (002) -------===//
+//===- dct8x8.h - dct8x8: 8x8 block discrete cosine transform -------------===//
 //
 // The CUDA SDK dct8x8 in its shared-memory form: one 64-thread block (2
 // warps) per 8 x 8 image block on a 2-D grid; the block is staged in shared
 // memory, transformed along rows into a second shared array after a
 // barrier, then along columns after another (512 bytes of shared memory, as
-// in 002 Table 2).  Y = C X C^T with the orthonormal DCT-II matrix C.
+// in CTA-Clustering Table 2).  Y = C X C^T with the orthonormal DCT-II matrix
+// C.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_DCT8X8_H
 #define SMC_BENCH_WORKLOADS_DCT8X8_H

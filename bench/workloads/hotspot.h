@@ -1,4 +1,4 @@
-//===- hotspot.h - hotspot: chip temperature stencil (002) ----------------===//
+//===- hotspot.h - hotspot: chip temperature stencil (CTA-Clustering) -----===//
 //
 // Rodinia HotSpot: explicit time steps of the chip's heat equation,
 //   T' = T + step/Cap * (P + (N + S - 2T)/Ry + (E + W - 2T)/Rx + (amb - T)/Rz)

@@ -1,4 +1,4 @@
-//===- irreg.h - irreg: irregular PDE-solver edge loop (000) --------------===//
+//===- irreg.h - irreg: irregular PDE-solver edge loop (SM-Centric) -------===//
 //
 // The Maryland "irreg" kernel: for every edge (a, b) of an unstructured mesh,
 // f = w[e] * (x[a] - x[b]); y[a] += f; y[b] -= f.  One thread per edge, in the

@@ -1,4 +1,4 @@
-//===- kmeans.h - kmeans: nearest-centroid assignment (002) ---------------===//
+//===- kmeans.h - kmeans: nearest-centroid assignment (CTA-Clustering) ----===//
 //
 // Rodinia k-means' kmeansPoint kernel: every point finds its nearest
 // cluster centre (squared Euclidean distance over all features, first

@@ -1,4 +1,4 @@
-//===- md.h - md: Lennard-Jones forces with a neighbour list (000) --------===//
+//===- md.h - md: Lennard-Jones forces with a neighbour list (SM-Centric) -===//
 //
 // SHOC's MD kernel: one thread per atom gathers the positions of its 32
 // neighbours through a column-major neighbour list (neighbour k of atom i at

@@ -1,10 +1,10 @@
-//===- mm.h - mm: tiled dense matrix multiply (000, 004, 002) -------------===//
+//===- mm.h - mm: tiled dense matrix multiply -----------------------------===//
 //
 // The CUDA SDK matrixMul: C (m x n) = A (m x k) * B (k x n), 16 x 16 thread
 // blocks, each staging 16 x 16 tiles of A and B in shared memory between two
-// barriers per step (256 threads, as in 000's discussion: each element is
-// reused 16 times from shared memory).  m, n, k are multiples of 16.
-// Entries are integers in [-3, 3] stored as floats: |C| <= 9k < 2^24, exact.
+// barriers per step (256 threads, as in SM-Centric's discussion: each element
+// is reused 16 times from shared memory).  m, n, k are multiples of 16. Entries
+// are integers in [-3, 3] stored as floats: |C| <= 9k < 2^24, exact.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_MM_H
 #define SMC_BENCH_WORKLOADS_MM_H

@@ -1,4 +1,4 @@
-//===- mriq.h - mriq: MRI-Q matrix computation (004) ----------------------===//
+//===- mriq.h - mriq: MRI-Q matrix computation (Kernelet) -----------------===//
 //
 // Parboil MRI-Q: phiMag[k] = phiR[k]^2 + phiI[k]^2 (one kernel), then for
 // every voxel x, Q(x) = sum_k phiMag[k] * exp(i 2 pi k . x) (real and

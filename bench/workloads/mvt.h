@@ -1,8 +1,8 @@
-//===- mvt.h - mvt: matrix-vector product and transpose (002) -------------===//
+//===- mvt.h - mvt: matrix-vector product and transpose (CTA-Clustering) --===//
 //
 // PolyBench/GPU MVT: x1' = x1 + A y1 (mvt_kernel1, one thread per row of A:
-// uncoalesced row walks, 002's "cache-line related") and x2' = x2 + A^T y2
-// (mvt_kernel2, one thread per column: coalesced), two 1-D launches.
+// uncoalesced row walks, CTA-Clustering's "cache-line related") and x2' = x2 +
+// A^T y2 (mvt_kernel2, one thread per column: coalesced), two 1-D launches.
 // Written out of place so run() can repeat.  Integers in [-3, 3]: exact.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_MVT_H

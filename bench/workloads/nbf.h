@@ -1,4 +1,4 @@
-//===- nbf.h - nbf: non-bonded force field with a partner list (000) ------===//
+//===- nbf.h - nbf: non-bonded force field with a partner list ------------===//
 //
 // The Maryland "nbf" kernel: every atom i has a list of partners j > i
 // (CSR: start/partner); each pair adds q_i q_j d / (|d|^2 + s)^(3/2) to f_i

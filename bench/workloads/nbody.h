@@ -1,11 +1,12 @@
-//===- nbody.h - nbody: all-pairs gravitational accelerations (002) -------===//
+//===- nbody.h - nbody: all-pairs gravitational accelerations -------------===//
 //
-// The all-pairs n-body acceleration kernel in the form 002 Table 2 lists
-// (no shared memory): every thread computes the softened gravitational
+// The all-pairs n-body acceleration kernel in the form CTA-Clustering Table 2
+// lists (no shared memory): every thread computes the softened gravitational
 // acceleration on its body from all n bodies, reading their positions
 // straight from global memory (a warp reads the same body: broadcast,
-// shared by all CTAs through the caches: 002's "cache-line related").
-// Bodies are walked by a grid-stride loop; rsqrtf as in the CUDA SDK.
+// shared by all CTAs through the caches: CTA-Clustering's "cache-line
+// related"). Bodies are walked by a grid-stride loop; rsqrtf as in the CUDA
+// SDK.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_NBODY_H
 #define SMC_BENCH_WORKLOADS_NBODY_H

@@ -1,4 +1,4 @@
-//===- nn.h - nn: nearest-neighbour distances (000) -----------------------===//
+//===- nn.h - nn: nearest-neighbour distances (SM-Centric) ----------------===//
 //
 // Rodinia NN's kernel: the Euclidean distance from every (latitude,
 // longitude) record to one target point; the host then picks the k nearest.

@@ -1,4 +1,4 @@
-//===- pc.h - pc: pointer chasing (004) -----------------------------------===//
+//===- pc.h - pc: pointer chasing (Kernelet) ------------------------------===//
 //
 // Kernelet's pointer-chasing benchmark: every thread starts at a random node
 // of a table of (next, value) pairs and follows `hops` next pointers, summing

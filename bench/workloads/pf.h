@@ -1,4 +1,4 @@
-//===- pf.h - pf: pathfinder dynamic programming (000) --------------------===//
+//===- pf.h - pf: pathfinder dynamic programming (SM-Centric) -------------===//
 //
 // Rodinia PathFinder: the cheapest path from the top row of a grid of costs
 // to each bottom cell, moving down or diagonally down: row t+1 of the

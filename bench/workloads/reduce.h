@@ -1,4 +1,4 @@
-//===- reduce.h - reduce: tree reduction with barriers (000) --------------===//
+//===- reduce.h - reduce: tree reduction with barriers (SM-Centric) -------===//
 //
 // The CUDA SDK reduction (reduce6 style) over int: a fixed grid of 2048
 // blocks of 256 threads, each thread first summing two elements per step of

@@ -1,4 +1,4 @@
-//===- sad.h - sad: sum of absolute differences for motion search (004) ---===//
+//===- sad.h - sad: sum of absolute differences for motion search ---------===//
 //
 // Parboil SAD's first stage (mb_sad_calc): for every 4 x 4 block of the
 // current frame and every displacement (dx, dy) in [-range, range]^2, the

@@ -1,4 +1,4 @@
-//===- spmv.h - spmv: CSR sparse matrix-vector product (000, 004) ---------===//
+//===- spmv.h - spmv: CSR sparse matrix-vector product --------------------===//
 //
 // y = A x for a square CSR matrix, one warp per row (SHOC's CSR-vector
 // kernel).  Rows have avg/2..3avg/2 entries, 80% of them within +-512

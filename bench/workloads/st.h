@@ -1,4 +1,4 @@
-//===- st.h - st: 7-point 3-D stencil (004) -------------------------------===//
+//===- st.h - st: 7-point 3-D stencil (Kernelet) --------------------------===//
 //
 // Parboil's stencil: out = c0 * in + c1 * (sum of the 6 face neighbours) on
 // the interior of an nx x ny x nz grid, boundary copied, for `steps` Jacobi

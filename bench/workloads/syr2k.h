@@ -1,9 +1,10 @@
-//===- syr2k.h - syr2k: symmetric rank-2k update (002) --------------------===//
+//===- syr2k.h - syr2k: symmetric rank-2k update (CTA-Clustering) ---------===//
 //
 // PolyBench/GPU SYR2K: C' = alpha A B^T + alpha B A^T + beta C for n x m
 // matrices A and B, one thread per element of C on a 2-D grid of 32 x 8
 // blocks; like syrk, rows j of A and B are read down a column across a
-// warp (002's "cache-line related").  Out of place; integer inputs in
+// warp (CTA-Clustering's "cache-line related").  Out of place; integer inputs
+// in
 // [-3, 3], alpha = 2, beta = 3: exact.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_SYR2K_H

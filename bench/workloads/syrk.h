@@ -1,9 +1,9 @@
-//===- syrk.h - syrk: symmetric rank-k update (002) -----------------------===//
+//===- syrk.h - syrk: symmetric rank-k update (CTA-Clustering) ------------===//
 //
 // PolyBench/GPU SYRK: C' = alpha A A^T + beta C for an n x m matrix A, one
 // thread per element of C on a 2-D grid of 32 x 8 blocks.  A[i][k] is the
 // same for a warp (broadcast) while A[j][k] walks a column across 32 rows:
-// uncoalesced, reused across CTAs through the cache lines (002's
+// uncoalesced, reused across CTAs through the cache lines (CTA-Clustering's
 // "cache-line related").  Written out of place so run() can repeat.  Integer
 // inputs in [-3, 3], alpha = 2, beta = 3: exact.
 //===----------------------------------------------------------------------===//

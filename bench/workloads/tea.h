@@ -1,4 +1,4 @@
-//===- tea.h - tea: Tiny Encryption Algorithm (004) -----------------------===//
+//===- tea.h - tea: Tiny Encryption Algorithm (Kernelet) ------------------===//
 //
 // TEA (Wheeler and Needham) encryption of 64-bit blocks under one 128-bit
 // key, 32 cycles per block: integer compute-bound.  A fixed grid of 2048
