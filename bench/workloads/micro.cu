@@ -154,7 +154,7 @@ class MatMulWorkload final : public Workload {
 public:
   void setup(const Params &params, uint64_t seed) override {
     problem = matmul::generate(params, seed);
-    reference.clear();
+    sampled.reset();
     dA.upload(problem.a);
     dB.upload(problem.b);
     dC.allocate(size_t(problem.n) * problem.n);
@@ -170,11 +170,7 @@ public:
     waitForDevice();
     std::vector<float> got;
     dC.download(got);
-    if (reference.empty()) {
-      rows = sampleIndices(size_t(problem.n), kSampledRows, 11);
-      mm::cpuReferenceRows(problem, rows, reference);
-    }
-    return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
+    return sampled(problem, got);
   }
   RunEstimate estimate() const override {
     double n = problem.n;
@@ -183,8 +179,7 @@ public:
 
 private:
   mm::Problem problem;
-  std::vector<size_t> rows;
-  std::vector<double> reference;
+  mm::SampledRowsCheck sampled{kSampledRows, 11};
   DeviceBuffer<float> dA, dB, dC;
 };
 

@@ -41,6 +41,15 @@ void cpuReferenceRows(const Problem &p, const std::vector<size_t> &rows,
   }
 }
 
+CheckResult SampledRowsCheck::operator()(const Problem &problem,
+                                         const std::vector<float> &got) {
+  if (reference.empty()) {
+    rows = sampleIndices(size_t(problem.m), count, seed);
+    cpuReferenceRows(problem, rows, reference);
+  }
+  return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
+}
+
 CheckResult cpuSelfCheck(uint64_t seed) {
   Problem p = generate(info().params(Size::Small), seed);
   std::vector<size_t> rows(size_t(p.m));

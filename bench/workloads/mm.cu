@@ -41,7 +41,7 @@ class MmWorkload final : public Workload {
 public:
   void setup(const Params &params, uint64_t seed) override {
     problem = generate(params, seed);
-    reference.clear();
+    sampled.reset();
     dA.upload(problem.a);
     dB.upload(problem.b);
     dC.allocate(size_t(problem.m) * problem.n);
@@ -61,11 +61,7 @@ public:
     waitForDevice();
     std::vector<float> got;
     dC.download(got);
-    if (reference.empty()) {
-      rows = sampleIndices(size_t(problem.m), kSampledRows, 7);
-      cpuReferenceRows(problem, rows, reference);
-    }
-    return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
+    return sampled(problem, got);
   }
 
   RunEstimate estimate() const override {
@@ -75,8 +71,7 @@ public:
 
 private:
   Problem problem;
-  std::vector<size_t> rows;
-  std::vector<double> reference;
+  SampledRowsCheck sampled{kSampledRows, 7};
   DeviceBuffer<float> dA, dB, dC;
 };
 

@@ -27,6 +27,20 @@ Problem generate(const Params &params, uint64_t seed);
 // Rows `rows` of C, row-major (rows.size() x n), in double.
 void cpuReferenceRows(const Problem &problem, const std::vector<size_t> &rows,
                       std::vector<double> &c);
+// The GPU check of C (m x n, downloaded): `count` rows drawn with `seed`,
+// their reference computed on the first call after reset().
+class SampledRowsCheck {
+public:
+  SampledRowsCheck(size_t count, uint64_t seed) : count(count), seed(seed) {}
+  void reset() { reference.clear(); }
+  CheckResult operator()(const Problem &problem, const std::vector<float> &got);
+
+private:
+  size_t count;
+  uint64_t seed;
+  std::vector<size_t> rows;
+  std::vector<double> reference;
+};
 CheckResult cpuSelfCheck(uint64_t seed);
 const WorkloadInfo &info();
 std::unique_ptr<Workload> create(); // mm.cu
