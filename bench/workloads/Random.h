@@ -45,6 +45,13 @@ public:
   float intFloat(int32_t lo, int32_t hi) {
     return static_cast<float>(intIn(lo, hi));
   }
+  // `n` values of intFloat(lo, hi), drawn in order.
+  std::vector<float> intFloats(size_t n, int32_t lo, int32_t hi) {
+    std::vector<float> values(n);
+    for (float &v : values)
+      v = intFloat(lo, hi);
+    return values;
+  }
 
   // A random permutation of 0..n-1 (Fisher-Yates).
   std::vector<int32_t> permutation(size_t n) {
