@@ -56,15 +56,13 @@ public:
   void resetOutputs(cudaStream_t stream) override { dB.poison(stream); }
 
   CheckResult check() override {
-    waitForDevice();
-    std::vector<float> got;
-    dB.download(got);
-    size_t totalRows = size_t(problem.ni) * problem.nj;
-    if (rows.empty()) {
-      rows = sampleIndices(totalRows, kSampledRows, 47);
-      cpuReferenceRows(problem, rows, reference);
-    }
-    return compareSampledRows(got, size_t(problem.nk), rows, reference, "B");
+    return checkSampledRowsOutput(
+        dB, size_t(problem.ni) * problem.nj, size_t(problem.nk), kSampledRows,
+        47, rows, reference,
+        [&](const std::vector<size_t> &sample, std::vector<double> &out) {
+          cpuReferenceRows(problem, sample, out);
+        },
+        "B");
   }
 
   RunEstimate estimate() const override {

@@ -2,14 +2,19 @@
 //
 // SMC_CUDA_CHECK wraps every CUDA runtime call of the workloads: on failure
 // it throws std::runtime_error naming file, line, call and CUDA's message.
-// DeviceBuffer<T> owns one device allocation.  Included by the .cu files only.
+// DeviceBuffer<T> owns one device allocation; checkExactFloatOutput and
+// checkSampledRowsOutput are the two common forms of a workload's check().
+// Included by the .cu files only.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_WORKLOADS_CUDASUPPORT_CUH
 #define SMC_BENCH_WORKLOADS_CUDASUPPORT_CUH
 
+#include "Check.h"
+
 #include <cuda_runtime.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -98,6 +103,46 @@ private:
 // check() starts with this: the outputs of work queued on any stream are
 // complete before they are copied back.
 inline void waitForDevice() { SMC_CUDA_CHECK(cudaDeviceSynchronize()); }
+
+// The check() of a workload whose one float output `out` is compared in full
+// with an exact reference (compareExactFloat); computeReference(reference)
+// fills the reference on first use, and it is kept.
+template <typename ComputeReference>
+CheckResult checkExactFloatOutput(const DeviceBuffer<float> &out,
+                                  std::vector<double> &reference,
+                                  ComputeReference computeReference,
+                                  const std::string &what) {
+  waitForDevice();
+  std::vector<float> got;
+  out.download(got);
+  if (reference.empty())
+    computeReference(reference);
+  return compareExactFloat(got.data(), reference.data(), got.size(), what);
+}
+
+// The check() of a workload whose one output `out` is a row-major float
+// matrix of `numRows` rows of `rowLength`: on first use (either of `rows`
+// and `reference` empty, as setup() leaves one of them) `rows` becomes
+// sampleIndices(numRows, sampleCount, sampleSeed) and
+// computeReference(rows, reference) fills their reference, both kept; then
+// compareSampledRows.
+template <typename ComputeReference>
+CheckResult checkSampledRowsOutput(const DeviceBuffer<float> &out,
+                                   size_t numRows, size_t rowLength,
+                                   size_t sampleCount, uint64_t sampleSeed,
+                                   std::vector<size_t> &rows,
+                                   std::vector<double> &reference,
+                                   ComputeReference computeReference,
+                                   const std::string &what) {
+  waitForDevice();
+  std::vector<float> got;
+  out.download(got);
+  if (rows.empty() || reference.empty()) {
+    rows = sampleIndices(numRows, sampleCount, sampleSeed);
+    computeReference(rows, reference);
+  }
+  return compareSampledRows(got, rowLength, rows, reference, what);
+}
 
 } // namespace workloads
 } // namespace smc

@@ -52,12 +52,9 @@ public:
   void resetOutputs(cudaStream_t stream) override { dY.poison(stream); }
 
   CheckResult check() override {
-    waitForDevice();
-    std::vector<float> y;
-    dY.download(y);
-    if (reference.empty())
-      cpuReference(problem, reference);
-    return compareExactFloat(y.data(), reference.data(), y.size(), "y");
+    return checkExactFloatOutput(
+        dY, reference,
+        [&](std::vector<double> &out) { cpuReference(problem, out); }, "y");
   }
 
   RunEstimate estimate() const override {

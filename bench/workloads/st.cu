@@ -81,12 +81,9 @@ public:
   }
 
   CheckResult check() override {
-    waitForDevice();
-    std::vector<float> got;
-    dBuffer[(problem.steps - 1) & 1].download(got);
-    if (reference.empty())
-      cpuReference(problem, reference);
-    return compareExactFloat(got.data(), reference.data(), got.size(), "grid");
+    return checkExactFloatOutput(
+        dBuffer[(problem.steps - 1) & 1], reference,
+        [&](std::vector<double> &out) { cpuReference(problem, out); }, "grid");
   }
 
   RunEstimate estimate() const override {
