@@ -3,6 +3,7 @@
 
 #include "Check.h"
 #include "CudaSupport.cuh"
+#include "RankUpdate.cuh"
 
 __global__ void syr2k_kernel(const float *__restrict__ a,
                              const float *__restrict__ b,
@@ -23,39 +24,20 @@ __global__ void syr2k_kernel(const float *__restrict__ a,
 namespace smc::workloads::syr2k {
 namespace {
 
-constexpr size_t kSampledRows = 256;
-
-class Syr2kWorkload final : public Workload {
+class Syr2kWorkload final : public RankUpdateWorkload<Problem> {
 public:
+  Syr2kWorkload() : RankUpdateWorkload(41) {}
+
   void setup(const Params &params, uint64_t seed) override {
-    problem = generate(params, seed);
-    rows.clear();
-    dA.upload(problem.a);
+    setProblem(generate(params, seed));
     dB.upload(problem.b);
-    dC.upload(problem.c);
-    dOut.allocate(problem.c.size());
   }
 
   void run(cudaStream_t stream) override {
-    dim3 block(32, 8);
-    dim3 grid(ceilDiv(problem.n, 32), ceilDiv(problem.n, 8));
-    syr2k_kernel<<<grid, block, 0, stream>>>(dA.get(), dB.get(), dC.get(),
-                                             dOut.get(), problem.n, problem.m,
-                                             kAlpha, kBeta);
+    syr2k_kernel<<<gridShape(), blockShape(), 0, stream>>>(
+        dA.get(), dB.get(), dC.get(), dOut.get(), problem.n, problem.m, kAlpha,
+        kBeta);
     SMC_CUDA_CHECK_LAUNCH();
-  }
-
-  void resetOutputs(cudaStream_t stream) override { dOut.poison(stream); }
-
-  CheckResult check() override {
-    waitForDevice();
-    std::vector<float> got;
-    dOut.download(got);
-    if (rows.empty()) {
-      rows = sampleIndices(size_t(problem.n), kSampledRows, 41);
-      cpuReferenceRows(problem, rows, reference);
-    }
-    return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
   }
 
   RunEstimate estimate() const override {
@@ -64,10 +46,7 @@ public:
   }
 
 private:
-  Problem problem;
-  std::vector<size_t> rows;
-  std::vector<double> reference;
-  DeviceBuffer<float> dA, dB, dC, dOut;
+  DeviceBuffer<float> dB;
 };
 
 } // namespace

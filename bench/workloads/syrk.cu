@@ -3,6 +3,7 @@
 
 #include "Check.h"
 #include "CudaSupport.cuh"
+#include "RankUpdate.cuh"
 
 __global__ void syrk_kernel(const float *__restrict__ a,
                             const float *__restrict__ cIn,
@@ -21,49 +22,24 @@ __global__ void syrk_kernel(const float *__restrict__ a,
 namespace smc::workloads::syrk {
 namespace {
 
-constexpr size_t kSampledRows = 256;
-
-class SyrkWorkload final : public Workload {
+class SyrkWorkload final : public RankUpdateWorkload<Problem> {
 public:
+  SyrkWorkload() : RankUpdateWorkload(37) {}
+
   void setup(const Params &params, uint64_t seed) override {
-    problem = generate(params, seed);
-    rows.clear();
-    dA.upload(problem.a);
-    dC.upload(problem.c);
-    dOut.allocate(problem.c.size());
+    setProblem(generate(params, seed));
   }
 
   void run(cudaStream_t stream) override {
-    dim3 block(32, 8);
-    dim3 grid(ceilDiv(problem.n, 32), ceilDiv(problem.n, 8));
-    syrk_kernel<<<grid, block, 0, stream>>>(
+    syrk_kernel<<<gridShape(), blockShape(), 0, stream>>>(
         dA.get(), dC.get(), dOut.get(), problem.n, problem.m, kAlpha, kBeta);
     SMC_CUDA_CHECK_LAUNCH();
-  }
-
-  void resetOutputs(cudaStream_t stream) override { dOut.poison(stream); }
-
-  CheckResult check() override {
-    waitForDevice();
-    std::vector<float> got;
-    dOut.download(got);
-    if (rows.empty()) {
-      rows = sampleIndices(size_t(problem.n), kSampledRows, 37);
-      cpuReferenceRows(problem, rows, reference);
-    }
-    return compareSampledRows(got, size_t(problem.n), rows, reference, "C");
   }
 
   RunEstimate estimate() const override {
     double n = problem.n, m = problem.m;
     return {(n * m + 2 * n * n) * 4, 2 * n * n * m};
   }
-
-private:
-  Problem problem;
-  std::vector<size_t> rows;
-  std::vector<double> reference;
-  DeviceBuffer<float> dA, dC, dOut;
 };
 
 } // namespace
