@@ -36,22 +36,25 @@ size_t maxDynamicSharedOptin() {
   return static_cast<size_t>(Bytes);
 }
 
-std::vector<float> randomFloats(size_t N, uint32_t Seed) {
-  std::mt19937 Gen(Seed);
-  std::uniform_real_distribution<float> Dist(-1.0f, 1.0f);
-  std::vector<float> V(N);
-  for (float &X : V)
+namespace {
+/// N values uniform in [-1, 1), from Engine seeded with Seed.
+template <typename T, typename Engine>
+std::vector<T> randomUnitRange(size_t N, uint32_t Seed) {
+  Engine Gen(Seed);
+  std::uniform_real_distribution<T> Dist(T(-1), T(1));
+  std::vector<T> V(N);
+  for (T &X : V)
     X = Dist(Gen);
   return V;
 }
+} // namespace
+
+std::vector<float> randomFloats(size_t N, uint32_t Seed) {
+  return randomUnitRange<float, std::mt19937>(N, Seed);
+}
 
 std::vector<double> randomDoubles(size_t N, uint32_t Seed) {
-  std::mt19937_64 Gen(Seed);
-  std::uniform_real_distribution<double> Dist(-1.0, 1.0);
-  std::vector<double> V(N);
-  for (double &X : V)
-    X = Dist(Gen);
-  return V;
+  return randomUnitRange<double, std::mt19937_64>(N, Seed);
 }
 
 std::vector<uint32_t> randomWords(size_t N, uint32_t Seed) {
