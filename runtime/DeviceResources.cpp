@@ -135,9 +135,7 @@ DeviceState *deviceState(int Ordinal) {
   return G.Devices[Ordinal].get();
 }
 
-uint32_t *streamCounters(DeviceState &Dev, cudaStream_t Stream,
-                         bool &AllocFailed) {
-  AllocFailed = false;
+bool streamKey(cudaStream_t Stream, StreamKey &Key) {
   int Kind;
   uint64_t Id;
   if (Stream == cudaStreamLegacy) {
@@ -152,11 +150,22 @@ uint32_t *streamCounters(DeviceState &Dev, cudaStream_t Stream,
     unsigned long long StreamId = 0;
     if (cudaStreamGetId(Stream, &StreamId) != cudaSuccess) {
       cudaGetLastError();
-      return nullptr;
+      return false;
     }
     Kind = NamedStream;
     Id = StreamId;
   }
+  Key = {Kind, Id};
+  return true;
+}
+
+uint32_t *streamCounters(DeviceState &Dev, cudaStream_t Stream,
+                         bool &AllocFailed) {
+  AllocFailed = false;
+  StreamKey Key;
+  if (!streamKey(Stream, Key))
+    return nullptr;
+  auto [Kind, Id] = Key;
   for (const CounterSlot &S : TlCounters)
     if (S.Block && S.Id == Id && S.Kind == Kind && S.State == &Dev)
       return S.Block;

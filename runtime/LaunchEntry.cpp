@@ -23,6 +23,7 @@ struct PreparedSlot {
   Prepared *Prepared;
   uint64_t Epoch;
   int Device;
+  const StreamPartition *Partition;
   LaunchShape Shape;
 };
 constexpr unsigned NumPreparedSlots = 8;
@@ -32,7 +33,8 @@ thread_local unsigned TlPreparedNext;
 Prepared *cachedPrepared(const LaunchRequest &Req, int Device, uint64_t Epoch) {
   for (const PreparedSlot &S : TlPrepared)
     if (S.Prepared && S.Func == Req.Func && S.Device == Device &&
-        S.Epoch == Epoch && S.Shape == Req.Shape)
+        S.Epoch == Epoch && S.Partition == Req.Partition &&
+        S.Shape == Req.Shape)
       return S.Prepared;
   return nullptr;
 }
@@ -40,10 +42,10 @@ Prepared *cachedPrepared(const LaunchRequest &Req, int Device, uint64_t Epoch) {
 void cachePrepared(const LaunchRequest &Req, int Device, uint64_t Epoch,
                    Prepared *Prepared) {
   TlPrepared[TlPreparedNext++ % NumPreparedSlots] =
-      PreparedSlot{Req.Func, Prepared, Epoch, Device, Req.Shape};
+      PreparedSlot{Req.Func, Prepared, Epoch, Device, Req.Partition, Req.Shape};
 }
 
-cudaError_t launch(const LaunchRequest &Req) {
+cudaError_t launch(LaunchRequest &Req) {
   // Reads SMC_STATS on the first launch, so that its file is written even
   // if no launch gets recorded.
   stats::enabled();
@@ -56,6 +58,9 @@ cudaError_t launch(const LaunchRequest &Req) {
     return launchOriginal(Req);
   }
   uint64_t Epoch = currentPolicyEpoch();
+  Req.Partition = streamPartition(
+      Device, Req.Stream ? Req.Stream
+                         : (Req.Ptsz ? cudaStreamPerThread : cudaStreamLegacy));
   Prepared *P = cachedPrepared(Req, Device, Epoch);
   if (!P) {
     P = prepare(Req, Device);
@@ -90,16 +95,18 @@ extern "C" cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
                                            dim3 Block, void **Args,
                                            size_t SharedMem,
                                            cudaStream_t Stream) {
-  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
-                                  /*ptsz=*/false));
+  smc::LaunchRequest Req =
+      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/false);
+  return smc::launch(Req);
 }
 
 extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
                                                 dim3 Block, void **Args,
                                                 size_t SharedMem,
                                                 cudaStream_t Stream) {
-  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
-                                  /*ptsz=*/true));
+  smc::LaunchRequest Req =
+      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/true);
+  return smc::launch(Req);
 }
 
 // The device's memory, modules and streams go with its context: the runtime

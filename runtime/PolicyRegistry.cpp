@@ -88,6 +88,16 @@ uint32_t policyIdOf(const KernelEntry &K) {
 
 const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 
+uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
+  Policy P = policyById(Id);
+  if (P.variant != Variant::SMCentric)
+    return Id;
+  P.sms = Partition.Sms;
+  if (Partition.WorkersPerSM != 0)
+    P.workersPerSM = Partition.WorkersPerSM;
+  return internPolicy(P);
+}
+
 //===----------------------------------------------------------------------===//
 // Public API (smc.h)
 //===----------------------------------------------------------------------===//

@@ -47,14 +47,15 @@ bool uploadTables(DeviceState &Dev, QueuePlan &Plan, SmcDescriptor &Desc,
 // Plans one configuration.  Null when the launch should just be forwarded
 // without caching anything (the original launch will report the problem).
 // Globals::Mutex held.
-std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, const LaunchShape &S,
+std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
+                                        const LaunchShape &S,
                                         const driver::Api &Api) {
   DeviceState &Dev = *K.Device;
   auto P = std::make_unique<Prepared>();
   P->Kernel = &K;
   P->Device = &Dev;
   P->NumParams = K.Info.num_params;
-  const Policy &Policy = policyById(K.PolicyId);
+  const Policy &Policy = policyById(PolicyId);
   if (Policy.variant == Variant::Original)
     return P;
 
@@ -150,10 +151,13 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
     K->PolicyId = policyIdOf(*K);
     K->PolicyEpoch = Epoch;
   }
-  std::array<uint64_t, 8> Key = Req.Shape.key(K->PolicyId);
+  uint32_t PolicyId = K->PolicyId;
+  if (Req.Partition)
+    PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
+  std::array<uint64_t, 8> Key = Req.Shape.key(PolicyId);
   std::unique_ptr<Prepared> &Slot = K->Prepared[Key];
   if (!Slot) {
-    Slot = buildPrepared(*K, Req.Shape, *Api);
+    Slot = buildPrepared(*K, PolicyId, Req.Shape, *Api);
     if (!Slot) {
       K->Prepared.erase(Key);
       return nullptr;
@@ -209,9 +213,12 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
   unsigned Shared = unsigned(Req.Shape.SharedMem);
 
   const QueuePlan &Plan = P.Plan;
-  if (P.Variant == Variant::SMCentric)
-    return Api.LaunchKernel(P.Function, Plan.Workers, 1, 1, Block.x, Block.y,
+  if (P.Variant == Variant::SMCentric) {
+    uint32_t Workers =
+        Req.Partition ? partitionWorkers(P, *Req.Partition) : Plan.Workers;
+    return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,
                             Block.z, Shared, CuStream, Params, nullptr);
+  }
   for (uint32_t I = 0, N = Plan.numSlices(); I < N; ++I) {
     Desc.slice_offset = Plan.sliceOffset(I);
     CUresult R =
@@ -274,15 +281,23 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
       return launchOriginal(Req);
     }
     useCounterBlock(Desc, Counters, P.Device->NumSMs);
+    if (Req.Partition)
+      Desc.live_target = Req.Partition->LiveTarget;
   }
 
-  if (WithStats)
-    return launchWithStats(P, Desc, Capturing, Req, Effective);
-  uint32_t FailedSlice = 0;
-  CUresult Result = launchVariant(P, Desc, Req, Effective, FailedSlice);
-  if (Result == CUDA_SUCCESS)
-    return cudaSuccess;
-  return afterVariantFailure(P, Result, FailedSlice, Req);
+  cudaError_t Err;
+  if (WithStats) {
+    Err = launchWithStats(P, Desc, Capturing, Req, Effective);
+  } else {
+    uint32_t FailedSlice = 0;
+    CUresult Result = launchVariant(P, Desc, Req, Effective, FailedSlice);
+    Err = Result == CUDA_SUCCESS
+              ? cudaSuccess
+              : afterVariantFailure(P, Result, FailedSlice, Req);
+  }
+  if (Req.Partition && !Capturing && Err == cudaSuccess)
+    partitionLaunched(*Req.Partition, Effective);
+  return Err;
 }
 
 } // namespace smc

@@ -69,6 +69,8 @@ struct LaunchShape {
   }
 };
 
+struct StreamPartition;
+
 // One launch as the program made it (the arguments of cudaLaunchKernel).
 struct LaunchRequest {
   const void *Func = nullptr;
@@ -76,6 +78,26 @@ struct LaunchRequest {
   void **Args = nullptr;
   cudaStream_t Stream = nullptr;
   bool Ptsz = false; // through cudaLaunchKernel_ptsz
+  // The live partition of the stream, if it has one (StreamPartition.cpp).
+  StreamPartition *Partition = nullptr;
+};
+
+// Which stream, as the runtime tells streams apart: (StreamKind, id).
+using StreamKey = std::pair<int, uint64_t>;
+
+// A live SM partition of one stream on one device (smc::setStreamSMs).
+// Never freed: launches in flight read its live targets.
+struct StreamPartition {
+  std::vector<unsigned> Sms; // sorted, without duplicates
+  unsigned WorkersPerSM = 0; // 0: each kernel's policy decides
+  // Device [NumSMs]: the live targets (LivePartition.h) the workers of the
+  // stream's launches read while they run.
+  uint32_t *LiveTarget = nullptr;
+  // Recorded after each launch on the stream: a launch is in flight while
+  // it has not completed.  Null if no event could be made.
+  cudaEvent_t LastLaunch = nullptr;
+  bool Launched = false; // LastLaunch was recorded at least once
+  bool Active = true;    // cleared by clearStreamSMs
 };
 
 //===----------------------------------------------------------------------===//
@@ -92,7 +114,9 @@ struct DeviceState {
   uint32_t *Slab = nullptr;      // zeroed counter blocks not yet handed out
   size_t SlabLeft = 0;
   // Counter blocks of streams, by (StreamKind, id).
-  std::map<std::pair<int, uint64_t>, uint32_t *> StreamCounters;
+  std::map<StreamKey, uint32_t *> StreamCounters;
+  // Live partitions of streams (StreamPartition.cpp).
+  std::map<StreamKey, std::unique_ptr<StreamPartition>> Partitions;
   uint32_t *StatsBlock = nullptr; // SMC_STATS only
 };
 
@@ -214,6 +238,9 @@ uint64_t currentPolicyEpoch();
 void policiesChanged();
 // The id of the policy `k` has now (SMC_POLICY parsed on first use).
 uint32_t policyIdOf(const KernelEntry &K);
+// The id of policy `Id` with the SM set and workers of `Partition` (an
+// SM-centric policy; others are returned unchanged).
+uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
 const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//
@@ -236,6 +263,10 @@ uint32_t *newCounterBlock(DeviceState &Dev);
 // `block`, a counter block of a device with `NumSMs` SMs (no lock needed).
 void useCounterBlock(SmcDescriptor &Desc, uint32_t *Block, unsigned NumSMs);
 
+// No lock needed.  Which stream `Stream` (not null) is.  False if the
+// stream cannot be identified.
+bool streamKey(cudaStream_t Stream, StreamKey &Key);
+
 // No lock needed.  The counter block of a stream that is not capturing,
 // cached per thread.  Null if the stream cannot be identified
 // (`AllocFailed` false: the launch itself will fail) or no block can be
@@ -250,6 +281,22 @@ uint32_t *captureCounters(DeviceState &Dev);
 // Retires what the runtime keeps for the current device, ahead of
 // cudaDeviceReset (no lock needed).
 void retireCurrentDevice();
+
+//===----------------------------------------------------------------------===//
+// Live partitions (StreamPartition.cpp), no lock held
+//===----------------------------------------------------------------------===//
+
+// The live partition of the stream `Stream` (not null) on `Device`, or null.
+// Costs one atomic load while no stream has a partition.
+StreamPartition *streamPartition(int Device, cudaStream_t Stream);
+
+// The workers of a loop-mode launch of `P` confined by `Partition`: sized
+// for its SMs and the SMs no other partition's launch in flight holds.
+uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition);
+
+// After a launch on a partitioned stream (not capturing): records that it
+// is in flight.
+void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream);
 
 //===----------------------------------------------------------------------===//
 // Kernels (KernelRegistry.cpp), Globals::Mutex held

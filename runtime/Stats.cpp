@@ -96,6 +96,7 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
     J["stolen"] = W[SMC_STATS_WORD(S, SMC_STATS_STOLEN)];
     J["retreated"] = W[SMC_STATS_WORD(S, SMC_STATS_RETREATED)];
     J["out_of_range_smid"] = W[SMC_STATS_WORD(S, SMC_STATS_OUT_OF_RANGE_SMID)];
+    J["left"] = W[SMC_STATS_WORD(S, SMC_STATS_LEFT)];
   }
   if (!R.Error.empty())
     J["error"] = R.Error;

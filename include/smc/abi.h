@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 4u
+#define SMC_ABI_VERSION 5u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -76,8 +76,16 @@ enum SmcMode : uint32_t {
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
 //  slot_target      [num_slots] active workers wanted on each SM; 0 means
 //                   the SM is not in the launch's SM set
-//  worker_count     workers that arrived on each SM (zeroed), the one of
-//                   SM s at worker_count[s * SMC_COUNTER_STRIDE]
+//  live_target      null, or [num_slots] the per-SM targets of a live
+//                   partition (smc::setStreamSMs), which the runtime may
+//                   rewrite while the launch runs: workers read it instead
+//                   of slot_target when they arrive, and again at every
+//                   chunk boundary, where a worker whose SM has more active
+//                   workers than its live target leaves
+//  worker_count     active workers on each SM (zeroed): a worker adds
+//                   itself when it arrives and takes itself off when it
+//                   retreats or leaves; the one of SM s at
+//                   worker_count[s * SMC_COUNTER_STRIDE]
 //  queue_next       next unclaimed position of each queue, queue q's at
 //                   queue_next[q * SMC_COUNTER_STRIDE]
 //  launch_counters  see SmcLaunchCounter; counter c at
@@ -97,6 +105,7 @@ enum SmcMode : uint32_t {
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
+  PTR(live_target)                                                             \
   PTR(worker_count)                                                            \
   PTR(queue_next)                                                              \
   PTR(launch_counters)                                                         \
@@ -127,7 +136,8 @@ struct SmcDescriptor {
 // global atomic per CTA off the one-chunk path.
 enum SmcLaunchCounter : uint32_t {
   SMC_COUNTER_ARRIVED = 0,     // workers that made their retreat decision
-  SMC_COUNTER_ACTIVE = 1,      // workers that decided to work
+  SMC_COUNTER_ACTIVE = 1,      // workers that decided to work, less those
+                               // that left at a chunk boundary
   SMC_COUNTER_EXITED = 2,      // loop mode: workers done with every counter
   SMC_COUNTER_QUEUES_DONE = 3, // one-chunk mode: queues fully claimed
   SMC_LAUNCH_COUNTERS = 4,
@@ -149,7 +159,9 @@ enum SmcStatsWord : uint32_t {
   SMC_STATS_STOLEN = 0,            // chunks taken from another SM's queue
   SMC_STATS_RETREATED = 1,         // workers that retreated
   SMC_STATS_OUT_OF_RANGE_SMID = 2, // workers whose %smid was not < num_slots
-  SMC_STATS_LAUNCH_WORDS = 3,
+  SMC_STATS_LEFT = 3,              // active workers that left at a chunk
+                                   // boundary (live partitions)
+  SMC_STATS_LAUNCH_WORDS = 4,
 };
 #define SMC_STATS_WORDS(S) SMC_STATS_WORD(S, SMC_STATS_LAUNCH_WORDS)
 

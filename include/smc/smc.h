@@ -17,6 +17,9 @@
 #include <string>
 #include <vector>
 
+// As the CUDA runtime declares it, so that this header needs no CUDA header.
+typedef struct CUstream_st *cudaStream_t;
+
 namespace smc {
 
 enum class Variant { Original, SMCentric, Slice };
@@ -90,6 +93,24 @@ bool setPolicyText(const std::string &text, std::string *error = nullptr);
 
 // Forgets every policy set through this API (SMC_POLICY stays in force).
 void clearPolicies();
+
+// Live SM partitions.  Confines every SM-centric launch on `stream` (a
+// stream of the current device) to the SMs `sms`, with at most
+// `workersPerSM` active workers per SM (0: as many as the kernel's policy
+// says): launches made later, and those already queued or running, whose
+// workers on SMs outside the set (or beyond the count) leave at their next
+// chunk boundary; the chunks they leave behind go to the workers that stay.
+// When the partition grows, workers not yet placed and later launches use
+// the new SMs.  The stream partition replaces the SM set and workers of the
+// kernel's policy; original and slice policies are unaffected.  Returns
+// false, with *error set and nothing changed, when `sms` is empty or names
+// an SM the device does not have, or the runtime cannot reach the device.
+bool setStreamSMs(cudaStream_t stream, const std::vector<unsigned> &sms,
+                  unsigned workersPerSM = 0, std::string *error = nullptr);
+
+// Ends the stream's partition: running launches may use every SM again (for
+// workers not yet placed), and later launches follow their kernel's policy.
+void clearStreamSMs(cudaStream_t stream);
 
 } // namespace smc
 

@@ -36,6 +36,17 @@
 // whatever other kernels hold SMs.  Filling-retreating still applies, so
 // workers= and sms= are honoured; per-SM queues, their orders and stealing
 // do not (there is nothing to steal from one queue).
+//
+// Live partitions (descriptor field `live_target` not null): the runtime may
+// rewrite the per-SM targets while the launch runs.  At the end of every
+// chunk the leader compares its SM's active workers with the live target;
+// when there are more, it claims nothing more and leaves (after the chunk it
+// had already claimed ahead, if any).  Its SM's queue is left to the workers
+// that stay, which steal it.  Exactly once still holds: a leaving worker
+// holds no claimed chunk, and the launch's first active worker (the keeper)
+// never leaves, so from the first claim to the last some worker is active
+// and the stealing rule above still finds every chunk.  The keeper may so
+// stay on an SM the partition no longer has, until its launch ends.
 //===----------------------------------------------------------------------===//
 #include "smc/abi.h"
 
@@ -44,7 +55,7 @@ struct SmcWorkerState {
   unsigned ownQueue; // leader: the queue it claims from (its SM's, or 0)
   unsigned pending;  // leader: own-queue position claimed ahead, or NONE
   unsigned parity;   // which broadcast slot the next chunk id goes through
-  unsigned ownDone;  // leader: own queue found exhausted
+  unsigned ownDone;  // leader: OWN_EXHAUSTED, LEAVING, KEEPER bits
   unsigned ownFirst; // leader: first chunk of its own queue
   unsigned ownSize;  // leader: length of its own queue (0 if none)
 };
@@ -60,6 +71,14 @@ static_assert(sizeof(SmcWorkerState) == 4 * SMC_WORKER_STATE_WORDS,
 __shared__ unsigned __smc_dev_slot[2];
 
 namespace {
+
+// Bits of SmcWorkerState::ownDone.  The first two make the worker claim
+// nothing more from its own queue.
+constexpr unsigned OWN_EXHAUSTED = 1u; // its own queue is known exhausted
+constexpr unsigned LEAVING = 2u;       // live partition: leave at chunk end
+constexpr unsigned NO_OWN_CLAIMS = OWN_EXHAUSTED | LEAVING;
+constexpr unsigned KEEPER = 4u; // the launch's first active worker, which
+                                // never leaves
 
 __device__ __forceinline__ bool isLeader() {
   return (threadIdx.x | threadIdx.y | threadIdx.z) == 0;
@@ -196,7 +215,7 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
 __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
                                unsigned pos) {
   if (pos >= w->ownSize) {
-    w->ownDone = 1;
+    w->ownDone |= OWN_EXHAUSTED;
     return SMC_NO_CHUNK;
   }
   unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
@@ -209,7 +228,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 // look before the atomic: it would put one more memory latency in front of
 // every chunk, and a claim past the end is harmless.
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
-  if (w->ownDone)
+  if (w->ownDone & NO_OWN_CLAIMS)
     return SMC_NO_CHUNK;
   return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
 }
@@ -225,14 +244,14 @@ __device__ __forceinline__ unsigned ownQueueOf(const SmcDescriptor *d,
 
 // Leader only: learns where its own queue is.
 __device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
-  w->ownDone = 1;
+  w->ownDone = OWN_EXHAUSTED;
   w->ownSize = 0;
   w->ownFirst = 0;
   if (w->ownQueue == SMC_NO_CHUNK)
     return;
   unsigned begin = d->queue_start[w->ownQueue];
   w->ownSize = d->queue_start[w->ownQueue + 1] - begin;
-  w->ownDone = w->ownSize == 0;
+  w->ownDone = w->ownSize == 0 ? OWN_EXHAUSTED : 0;
   if (d->queue_stride && w->ownSize)
     w->ownFirst = d->queue_chunks[begin];
 }
@@ -249,12 +268,29 @@ __device__ void resetCounters(const SmcDescriptor *d) {
 }
 
 // Loop mode: the worker will touch no counter again.  The last one of the
-// launch resets them.
-__device__ void workerDone(const SmcDescriptor *d) {
+// launch resets them.  A worker that leaves a live partition takes itself
+// off its SM's active count first.
+__device__ void workerDone(const SmcDescriptor *d, const SmcWorkerState *w) {
+  if (w->ownDone & LEAVING) {
+    atomicSub(workerCount(d, w->smid), 1u);
+    countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_LEFT));
+  }
   __threadfence();
   unsigned workers = gridDim.x;
   if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) == workers - 1)
     resetCounters(d);
+}
+
+// The active workers wanted on SM s now: the plan's target, capped by the
+// live partition's (LivePartition.h).
+__device__ __forceinline__ unsigned targetOn(const SmcDescriptor *d,
+                                             unsigned s) {
+  unsigned target = d->slot_target[s];
+  if (d->live_target) {
+    unsigned live = loadRelaxed(d->live_target + s);
+    target = live < target ? live : target;
+  }
+  return target;
 }
 
 // Filling-retreating: is this worker one of the first `target` on its SM?
@@ -263,28 +299,50 @@ __device__ void workerDone(const SmcDescriptor *d) {
 // would have spread them (owners steal once their own queue is done).  The
 // last worker to arrive works if no other does, so chunks cannot be left
 // behind when every worker lands outside the SM set or on empty queues.
-__device__ bool decideActive(const SmcDescriptor *d, unsigned smid,
+// A retreating worker takes itself off its SM's count again, so that the
+// count is the SM's active workers (what live partitions compare).  The
+// first worker to become active is the launch's keeper.
+__device__ bool decideActive(const SmcDescriptor *d, SmcWorkerState *w,
                              bool ownWork) {
+  unsigned smid = w->smid;
   bool active = false;
   if (smid < d->num_slots) {
     unsigned rank = atomicAdd(workerCount(d, smid), 1u);
-    active = ownWork && rank < d->slot_target[smid];
+    active = ownWork && rank < targetOn(d, smid);
+    if (!active)
+      atomicSub(workerCount(d, smid), 1u);
   } else {
     countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_OUT_OF_RANGE_SMID));
   }
+  unsigned before = 1;
   if (active) {
-    atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
+    before = atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
     __threadfence();
   }
   unsigned arrived = atomicAdd(launchCounter(d, SMC_COUNTER_ARRIVED), 1u);
   if (!active && arrived == gridDim.x - 1) {
     __threadfence();
     if (loadRelaxed(launchCounter(d, SMC_COUNTER_ACTIVE)) == 0) {
-      atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
+      before = atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
       active = true;
+      if (smid < d->num_slots) // counted again: it is active on its SM
+        atomicAdd(workerCount(d, smid), 1u);
     }
   }
+  if (before == 0)
+    w->ownDone |= KEEPER;
   return active;
+}
+
+// Leader only, live partitions: should a worker on SM `smid` leave?  Yes
+// when its SM has more active workers than its live target (an SM outside
+// the partition has target 0).  The plan's target needs no look: no SM ever
+// has more active workers than that.
+__device__ __forceinline__ bool overLiveTarget(const SmcDescriptor *d,
+                                               unsigned smid) {
+  return smid < d->num_slots && // else not counted on any SM: only the
+                                // last-arrival rule put it to work
+         loadRelaxed(workerCount(d, smid)) > loadRelaxed(d->live_target + smid);
 }
 
 __device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
@@ -320,8 +378,8 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       if (d->mode == SMC_MODE_ONE_CHUNK && w->ownQueue != SMC_NO_CHUNK)
         w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
       findOwnQueue(d, w);
-      active = d->mode == SMC_MODE_ONE_CHUNK ||
-               decideActive(d, w->smid, w->ownSize > 0);
+      active =
+          d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w, w->ownSize > 0);
       if (!active)
         countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_RETREATED));
       else if (d->stats && w->smid < d->num_slots)
@@ -339,17 +397,19 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (active && chunk == SMC_NO_CHUNK)
       chunk = steal(d, w);
     if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
-      workerDone(d);
+      workerDone(d, w);
   }
   return broadcast(w, chunk);
 }
 
 // Loop mode: the leader claims its next own-queue position now, so that the
 // atomic's latency overlaps the chunk instead of delaying the next claim.
-// Not in ordered mode, where a claimed chunk must be a running one.
+// Not in ordered mode, where a claimed chunk must be a running one, nor once
+// the worker is leaving.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *w) {
-  if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() && !w->ownDone)
+  if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() &&
+      !(w->ownDone & NO_OWN_CLAIMS))
     w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
 }
 
@@ -360,19 +420,35 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     return SMC_NO_CHUNK;
   unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
+    // SMC_NO_CHUNK - 1 (never a chunk id: grids have at most 2^27 CTAs):
+    // the leader has left.
+    constexpr unsigned LEFT = SMC_NO_CHUNK - 1u;
     if (isLeader()) {
+      // Live partition: over its SM's target, the worker leaves - once it
+      // has run the chunk it claimed ahead, if any (no claim ahead while
+      // leaving).
+      // Live partition: over its SM's target, a worker other than the
+      // keeper leaves - after the chunk it claimed ahead, if any (LEAVING
+      // stops claims ahead).
+      if (d->live_target && !(w->ownDone & KEEPER) &&
+          overLiveTarget(d, w->smid))
+        w->ownDone |= LEAVING;
       if (w->pending != SMC_NO_CHUNK) {
         chunk = ownChunkAt(d, w, w->pending);
         w->pending = SMC_NO_CHUNK;
       }
+      if (chunk == SMC_NO_CHUNK && (w->ownDone & LEAVING))
+        chunk = LEFT;
       if (chunk == SMC_NO_CHUNK)
         chunk = claimOwn(d, w);
     }
     chunk = __shfl_sync(warp0Mask(), chunk, 0);
-    if (chunk == SMC_NO_CHUNK)
+    if (chunk == LEFT)
+      chunk = SMC_NO_CHUNK;
+    else if (chunk == SMC_NO_CHUNK)
       chunk = steal(d, w);
     if (isLeader() && chunk == SMC_NO_CHUNK)
-      workerDone(d);
+      workerDone(d, w);
   }
   return broadcast(w, chunk);
 }

@@ -1,0 +1,248 @@
+//===- qos.cu - An urgent kernel arriving during a long one ---------------===//
+//
+// smc_qos_bench measures what live SM partitions buy an urgent kernel: a
+// short kernel arrives while a long best-effort kernel (CTAs of 100 us)
+// holds the whole GPU.  Its latency (from its launch to its end, CUDA
+// events on its stream) and the long kernel's time are measured under:
+//
+//   alone       each kernel by itself, the original (the reference times)
+//   streams     the originals on two plain streams
+//   priority    the urgent original on a high-priority stream
+//   smc-long-alone  the long kernel's SM-centric variant by itself
+//   smc-live    both SM-centric; on arrival smc::setStreamSMs takes the last
+//               K SMs from the long kernel's stream (its workers there leave
+//               at their next chunk boundary) and gives them to the urgent
+//               kernel's stream; then gives them back
+//
+// Modes are interleaved within each repetition; the output is one JSON
+// object with per-mode medians and ratios to the alone times, and the device.
+//
+//   smc_qos_bench [--reps N] [--urgent-sms K] [--out FILE]
+//===----------------------------------------------------------------------===//
+#include "smc/smc.h"
+
+#include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+// Each CTA spins for Nanoseconds of %globaltimer.
+__global__ void spinChunks(unsigned long long Nanoseconds) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+}
+
+// The urgent kernel: a different symbol, so that it has its own policy.
+__global__ void urgentChunks(unsigned long long Nanoseconds) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+}
+
+namespace {
+
+#define CHECK(Expr)                                                            \
+  do {                                                                         \
+    cudaError_t Err_ = (Expr);                                                 \
+    if (Err_ != cudaSuccess) {                                                 \
+      std::fprintf(stderr, "smc_qos_bench: %s: %s\n", #Expr,                   \
+                   cudaGetErrorString(Err_));                                  \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+constexpr unsigned long long LongChunkNs = 100000; // 100 us CTAs
+constexpr unsigned long long UrgentChunkNs = 5000; // 5 us CTAs
+constexpr unsigned Threads = 128;
+
+struct Setup {
+  unsigned Sms = 0;
+  unsigned UrgentSms = 16;
+  unsigned LongCtas = 0;
+  unsigned UrgentCtas = 0;
+  double LongAloneMs = 0; // measured in the warm-up
+  cudaStream_t Low = nullptr, High = nullptr, Plain = nullptr;
+  cudaEvent_t UrgentBegin, UrgentEnd, LongBegin, LongEnd;
+};
+
+float elapsedMs(cudaEvent_t A, cudaEvent_t B) {
+  float Ms = 0;
+  CHECK(cudaEventElapsedTime(&Ms, A, B));
+  return Ms;
+}
+
+std::vector<unsigned> range(unsigned First, unsigned Count) {
+  std::vector<unsigned> R(Count);
+  for (unsigned I = 0; I < Count; ++I)
+    R[I] = First + I;
+  return R;
+}
+
+void launchLong(Setup &S, cudaStream_t Stream) {
+  CHECK(cudaEventRecord(S.LongBegin, Stream));
+  spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventRecord(S.LongEnd, Stream));
+}
+
+void launchUrgent(Setup &S, cudaStream_t Stream) {
+  CHECK(cudaEventRecord(S.UrgentBegin, Stream));
+  urgentChunks<<<S.UrgentCtas, Threads, 0, Stream>>>(UrgentChunkNs);
+  CHECK(cudaGetLastError());
+  CHECK(cudaEventRecord(S.UrgentEnd, Stream));
+}
+
+// Waits a third of the long kernel's time alone (it holds every SM then).
+// The host waits by the clock: a progress counter in host memory would
+// put a PCIe atomic in every CTA of the long kernel.
+void waitIntoLong(const Setup &S) {
+  std::this_thread::sleep_for(
+      std::chrono::microseconds(long(S.LongAloneMs * 1000 / 3)));
+}
+
+struct Sample {
+  double UrgentMs = 0, LongMs = 0;
+};
+
+Sample runMode(Setup &S, const std::string &Mode) {
+  bool Smc = Mode.compare(0, 3, "smc") == 0;
+  smc::setPolicy(spinChunks, Smc ? smc::Policy() : smc::Policy::original());
+  smc::setPolicy(urgentChunks, Smc ? smc::Policy() : smc::Policy::original());
+  Sample Out;
+  if (Mode == "smc-long-alone") { // the long kernel's variant by itself
+    launchLong(S, S.Low);
+    CHECK(cudaStreamSynchronize(S.Low));
+    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+    return Out;
+  }
+  if (Mode == "alone") {
+    launchUrgent(S, S.Plain);
+    CHECK(cudaStreamSynchronize(S.Plain));
+    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
+    launchLong(S, S.Low);
+    CHECK(cudaStreamSynchronize(S.Low));
+    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+    return Out;
+  }
+  cudaStream_t Urgent = Mode == "priority" ? S.High : S.Plain;
+  if (Smc) {
+    smc::setStreamSMs(S.Low, range(0, S.Sms));
+    smc::setStreamSMs(Urgent, range(S.Sms - S.UrgentSms, S.UrgentSms));
+  }
+  launchLong(S, S.Low);
+  waitIntoLong(S);
+  if (Smc)
+    smc::setStreamSMs(S.Low, range(0, S.Sms - S.UrgentSms));
+  launchUrgent(S, Urgent);
+  CHECK(cudaStreamSynchronize(Urgent));
+  if (Smc)
+    smc::setStreamSMs(S.Low, range(0, S.Sms));
+  CHECK(cudaStreamSynchronize(S.Low));
+  Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
+  Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+  if (Smc) {
+    smc::clearStreamSMs(S.Low);
+    smc::clearStreamSMs(Urgent);
+  }
+  return Out;
+}
+
+double median(std::vector<double> V) {
+  std::sort(V.begin(), V.end());
+  return V.empty() ? 0 : V[V.size() / 2];
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  int Reps = 15;
+  std::string OutFile;
+  Setup S;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strcmp(Argv[I], "--reps") && I + 1 < Argc)
+      Reps = std::atoi(Argv[++I]);
+    else if (!std::strcmp(Argv[I], "--urgent-sms") && I + 1 < Argc)
+      S.UrgentSms = unsigned(std::atoi(Argv[++I]));
+    else if (!std::strcmp(Argv[I], "--out") && I + 1 < Argc)
+      OutFile = Argv[++I];
+    else {
+      std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
+                           "[--out FILE]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp Prop;
+  if (cudaGetDeviceProperties(&Prop, 0) != cudaSuccess) {
+    std::fprintf(stderr, "smc_qos_bench: no CUDA GPU\n");
+    return 77;
+  }
+  S.Sms = unsigned(Prop.multiProcessorCount);
+  if (S.UrgentSms == 0 || S.UrgentSms >= S.Sms) {
+    std::fprintf(stderr, "smc_qos_bench: --urgent-sms must be in 1..%u\n",
+                 S.Sms - 1);
+    return 2;
+  }
+  // The long kernel: 16 CTAs of 128 threads per SM resident, 40 waves of
+  // 100 us at full width (~4 ms); the urgent kernel: 2 CTAs per SM of its
+  // share, 5 us each.
+  S.LongCtas = 16 * S.Sms * 40;
+  S.UrgentCtas = 2 * S.UrgentSms;
+  int Least = 0, Greatest = 0;
+  CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
+  CHECK(cudaStreamCreateWithPriority(&S.Low, cudaStreamNonBlocking, Least));
+  CHECK(cudaStreamCreateWithPriority(&S.High, cudaStreamNonBlocking, Greatest));
+  CHECK(cudaStreamCreateWithFlags(&S.Plain, cudaStreamNonBlocking));
+  for (cudaEvent_t *E :
+       {&S.UrgentBegin, &S.UrgentEnd, &S.LongBegin, &S.LongEnd})
+    CHECK(cudaEventCreate(E));
+
+  const std::vector<std::string> Modes = {"alone", "streams", "priority",
+                                          "smc-live", "smc-long-alone"};
+  S.LongAloneMs = runMode(S, "alone").LongMs;
+  for (const std::string &Mode : Modes) // warm-up: modules, plans
+    runMode(S, Mode);
+  std::map<std::string, std::vector<double>> Urgent, Long;
+  for (int R = 0; R < Reps; ++R)
+    for (const std::string &Mode : Modes) {
+      Sample X = runMode(S, Mode);
+      Urgent[Mode].push_back(X.UrgentMs);
+      Long[Mode].push_back(X.LongMs);
+    }
+
+  nlohmann::json J;
+  J["device"] = Prop.name;
+  J["sms"] = S.Sms;
+  J["urgent_sms"] = S.UrgentSms;
+  J["reps"] = Reps;
+  J["long_kernel"] = {{"ctas", S.LongCtas}, {"cta_us", LongChunkNs / 1000}};
+  J["urgent_kernel"] = {{"ctas", S.UrgentCtas},
+                        {"cta_us", UrgentChunkNs / 1000}};
+  Urgent["smc-long-alone"] = Urgent["alone"];
+  double UrgentAlone = median(Urgent["alone"]);
+  double LongAlone = median(Long["alone"]);
+  for (const std::string &Mode : Modes) {
+    double U = median(Urgent[Mode]), L = median(Long[Mode]);
+    J["modes"][Mode] = {{"urgent_ms", U},
+                        {"long_ms", L},
+                        {"urgent_slowdown", U / UrgentAlone},
+                        {"long_slowdown", L / LongAlone}};
+    std::printf("%-9s urgent %8.3f ms (%5.2fx alone)  long %8.3f ms (%5.3fx "
+                "alone)\n",
+                Mode.c_str(), U, U / UrgentAlone, L, L / LongAlone);
+  }
+  if (!OutFile.empty())
+    std::ofstream(OutFile) << J.dump(2) << "\n";
+  return 0;
+}

@@ -1,0 +1,37 @@
+//===- LivePartition.cpp - The arithmetic of live SM partitions -----------===//
+//
+// Live target tables and the worker grid of confined launches; see
+// LivePartition.h.
+//===----------------------------------------------------------------------===//
+#include "LivePartition.h"
+
+namespace smc {
+
+bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
+                 unsigned NumSMs, std::vector<uint32_t> &Targets,
+                 std::string &Error) {
+  if (Sms.empty()) {
+    Error = "the SM set is empty";
+    return false;
+  }
+  std::vector<uint32_t> Result(NumSMs, 0);
+  uint32_t Inside = WorkersPerSM ? WorkersPerSM : LiveTargetUncapped;
+  for (unsigned Sm : Sms) {
+    if (Sm >= NumSMs) {
+      Error = "SM " + std::to_string(Sm) + " is out of range: the device has " +
+              std::to_string(NumSMs) + " SMs (0-" + std::to_string(NumSMs - 1) +
+              ")";
+      return false;
+    }
+    Result[Sm] = Inside;
+  }
+  Targets = std::move(Result);
+  return true;
+}
+
+uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize,
+                         uint32_t FreeSMs) {
+  return FitPerSM * (SetSize + FreeSMs);
+}
+
+} // namespace smc

@@ -1,0 +1,288 @@
+//===- LivePartitionTest.cu - Live SM partitions while kernels run --------===//
+//
+// smc::setStreamSMs changes the SMs of a stream's launches while they run:
+// workers outside the new set leave at chunk boundaries, the launch's first
+// active worker (its keeper) never does.  These tests require:
+//  - exactly once under 1000 random repartitions of running launches;
+//  - a launch shrunk to one SM and one worker still completes, and the
+//    chunks that start after the shrink run only on that SM or the keeper's;
+//  - a launch confined to SMs a running best-effort launch gave up completes
+//    while the best-effort launch still runs;
+//  - co-runs from several host threads, each with its own partition, keep
+//    exactly once;
+//  - bad SM sets are refused with a message and change nothing.
+// Timings are not conditions here; bench/corun measures them.
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <thread>
+
+using namespace smctest;
+
+//===--- Kernels ----------------------------------------------------------===//
+
+// Each chunk spins for Nanoseconds of %globaltimer, counts itself and logs
+// the order in which it started and the SM it ran on.
+__global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
+                           uint32_t *SmOf, uint32_t *Started,
+                           unsigned long long Nanoseconds) {
+  uint32_t Chunk = blockIdx.x;
+  if (threadIdx.x == 0) {
+    StartOrder[Chunk] = atomicAdd(Started, 1u);
+    SmOf[Chunk] = __nvvm_read_ptx_sreg_smid();
+    atomicAdd(&Counts[Chunk], 1u);
+  }
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+}
+
+namespace {
+
+using LivePartition = SmcGpuTest;
+
+// SMC_STATS waits for every SM-centric launch before the launch call
+// returns, so nothing runs while the host repartitions: the tests that
+// repartition running launches say so and skip (check_stats.py runs the
+// binary that way; the plain run covers them).
+#define SKIP_UNDER_SMC_STATS()                                                 \
+  do {                                                                         \
+    if (std::getenv("SMC_STATS"))                                              \
+      GTEST_SKIP() << "SMC_STATS serializes launches: no launch runs while "   \
+                      "the host repartitions it";                              \
+  } while (0)
+
+// One launch's buffers; `Started` is host-mapped so that the host sees
+// progress while the launch runs.
+struct LiveRun {
+  DeviceArray<uint32_t> Counts, StartOrder, SmOf;
+  uint32_t *Started = nullptr; // host-mapped
+  uint32_t Chunks = 0;
+
+  cudaError_t init(uint32_t N) {
+    Chunks = N;
+    cudaError_t Err = Counts.allocate(N);
+    if (Err == cudaSuccess)
+      Err = StartOrder.allocate(N);
+    if (Err == cudaSuccess)
+      Err = SmOf.allocate(N);
+    if (Err == cudaSuccess)
+      Err = cudaHostAlloc(reinterpret_cast<void **>(&Started), sizeof(uint32_t),
+                          cudaHostAllocMapped);
+    return Err == cudaSuccess ? reset() : Err;
+  }
+  cudaError_t reset() {
+    *Started = 0;
+    return cudaMemset(Counts.get(), 0, Counts.bytes());
+  }
+  ~LiveRun() {
+    if (Started)
+      cudaFreeHost(Started);
+  }
+  uint32_t started() const {
+    return reinterpret_cast<volatile uint32_t *>(Started)[0];
+  }
+  cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds) {
+    liveChunks<<<Chunks, 64, 0, Stream>>>(Counts.get(), StartOrder.get(),
+                                          SmOf.get(), Started, Nanoseconds);
+    return cudaGetLastError();
+  }
+};
+
+// Every chunk ran exactly `Times` times.
+::testing::AssertionResult allCounted(const LiveRun &Run, uint32_t Times) {
+  std::vector<uint32_t> Counts;
+  if (Run.Counts.download(Counts) != cudaSuccess)
+    return ::testing::AssertionFailure() << "download failed";
+  for (size_t C = 0; C < Counts.size(); ++C)
+    if (Counts[C] != Times)
+      return ::testing::AssertionFailure()
+             << "chunk " << C << " ran " << Counts[C] << " times, not "
+             << Times;
+  return ::testing::AssertionSuccess();
+}
+
+struct OwnStream {
+  cudaStream_t S = nullptr;
+  explicit OwnStream(int Priority = 0) {
+    cudaStreamCreateWithPriority(&S, cudaStreamNonBlocking, Priority);
+  }
+  ~OwnStream() {
+    smc::clearStreamSMs(S);
+    cudaStreamDestroy(S);
+  }
+};
+
+TEST_F(LivePartition, ExactlyOnceUnderRandomRepartitions) {
+  SKIP_UNDER_SMC_STATS();
+  unsigned Sms = numSMs();
+  OwnStream Stream;
+  LiveRun Run;
+  SMC_CUDA_ASSERT(Run.init(20000));
+  std::mt19937 Rng(7);
+  unsigned Repartitions = 0;
+  uint32_t Launches = 0;
+  std::string Error;
+  while (Repartitions < 1000) {
+    ASSERT_TRUE(smc::setStreamSMs(Stream.S, smRange(0, Sms), 0, &Error))
+        << Error;
+    SMC_CUDA_ASSERT(Run.launch(Stream.S, 2000));
+    ++Launches;
+    // Repartition while the launch runs: random SM sets (sometimes a single
+    // SM) and random per-SM worker caps.
+    while (cudaStreamQuery(Stream.S) == cudaErrorNotReady &&
+           Repartitions < 1000) {
+      unsigned Count = 1 + Rng() % Sms;
+      std::vector<unsigned> Set = smRange(0, Sms);
+      std::shuffle(Set.begin(), Set.end(), Rng);
+      Set.resize(Count);
+      ASSERT_TRUE(smc::setStreamSMs(Stream.S, Set, Rng() % 4, &Error)) << Error;
+      ++Repartitions;
+    }
+    cudaGetLastError(); // cudaErrorNotReady from the query
+    SMC_CUDA_SYNC_ASSERT();
+  }
+  EXPECT_TRUE(allCounted(Run, Launches));
+  EXPECT_GE(Launches, 1u);
+}
+
+TEST_F(LivePartition, ShrunkToOneWorkerCompletes) {
+  SKIP_UNDER_SMC_STATS();
+  unsigned Sms = numSMs();
+  OwnStream Stream;
+  LiveRun Run;
+  uint32_t Chunks = 200 * Sms;
+  SMC_CUDA_ASSERT(Run.init(Chunks));
+  std::string Error;
+  ASSERT_TRUE(smc::setStreamSMs(Stream.S, smRange(0, Sms), 0, &Error)) << Error;
+  SMC_CUDA_ASSERT(Run.launch(Stream.S, 20000)); // 20 us per chunk
+  // Shrink once a twentieth of the chunks started.
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (Run.started() < Chunks / 20 &&
+         std::chrono::steady_clock::now() < Deadline) {
+  }
+  ASSERT_TRUE(smc::setStreamSMs(Stream.S, {Sms - 1}, 1, &Error)) << Error;
+  uint32_t ShrunkAt = Run.started();
+  SMC_CUDA_SYNC_ASSERT();
+  ASSERT_TRUE(allCounted(Run, 1));
+  ASSERT_LT(ShrunkAt, Chunks) << "the launch ended before the shrink";
+
+  // Chunks that started well after the shrink (every worker has passed a
+  // chunk boundary since) ran on the one SM left, or on the keeper's SM.
+  std::vector<uint32_t> Order, SmOf;
+  SMC_CUDA_ASSERT(Run.StartOrder.download(Order));
+  SMC_CUDA_ASSERT(Run.SmOf.download(SmOf));
+  uint32_t Settled = ShrunkAt + 64 * Sms; // > workers x 2 chunks
+  std::vector<unsigned> LateSms;
+  size_t Late = 0;
+  for (uint32_t C = 0; C < Chunks; ++C)
+    if (Order[C] >= Settled) {
+      ++Late;
+      if (std::find(LateSms.begin(), LateSms.end(), SmOf[C]) == LateSms.end())
+        LateSms.push_back(SmOf[C]);
+    }
+  ASSERT_GT(Late, 0u) << "no chunk started after the partition settled";
+  EXPECT_LE(LateSms.size(), 2u)
+      << Late << " late chunks ran on " << LateSms.size() << " SMs";
+}
+
+TEST_F(LivePartition, ConfinedLaunchCompletesWhileBestEffortRuns) {
+  SKIP_UNDER_SMC_STATS();
+  unsigned Sms = numSMs();
+  ASSERT_GT(Sms, 8u);
+  OwnStream BestEffort, Urgent;
+  LiveRun Long, Short;
+  SMC_CUDA_ASSERT(Long.init(200 * Sms)); // ~200 x 1 ms per SM at full width
+  SMC_CUDA_ASSERT(Short.init(4 * Sms));
+  std::string Error;
+  ASSERT_TRUE(smc::setStreamSMs(BestEffort.S, smRange(0, Sms), 0, &Error))
+      << Error;
+  SMC_CUDA_ASSERT(Long.launch(BestEffort.S, 1000000));
+  while (Long.started() == 0) {
+  }
+  // Give the urgent stream the last 8 SMs, taken from the best-effort one.
+  ASSERT_TRUE(smc::setStreamSMs(BestEffort.S, smRange(0, Sms - 8), 0, &Error))
+      << Error;
+  ASSERT_TRUE(smc::setStreamSMs(Urgent.S, smRange(Sms - 8, 8), 0, &Error))
+      << Error;
+  SMC_CUDA_ASSERT(Short.launch(Urgent.S, 10000));
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Urgent.S));
+  EXPECT_EQ(cudaStreamQuery(BestEffort.S), cudaErrorNotReady)
+      << "the best-effort launch ended before the urgent one";
+  cudaGetLastError();
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCounted(Short, 1));
+  EXPECT_TRUE(allCounted(Long, 1));
+  std::vector<uint32_t> SmOf;
+  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
+  size_t Outside = 0;
+  for (uint32_t Sm : SmOf)
+    Outside += Sm < Sms - 8;
+  EXPECT_EQ(Outside, 0u) << "urgent chunks ran outside its 8 SMs";
+}
+
+TEST_F(LivePartition, HostThreadsWithOwnPartitions) {
+  unsigned Sms = numSMs();
+  constexpr unsigned Threads = 4;
+  std::vector<std::string> Failures(Threads);
+  std::vector<std::thread> Pool;
+  for (unsigned T = 0; T < Threads; ++T)
+    Pool.emplace_back([&, T] {
+      OwnStream Stream;
+      LiveRun Run;
+      if (Run.init(3000) != cudaSuccess) {
+        Failures[T] = "init failed";
+        return;
+      }
+      unsigned Share = Sms / Threads;
+      std::string Error;
+      for (unsigned I = 0; I < 20; ++I) {
+        // Each thread's partition moves among the quarters of the device.
+        unsigned First = ((T + I) % Threads) * Share;
+        if (!smc::setStreamSMs(Stream.S, smRange(First, Share), 1 + I % 3,
+                               &Error)) {
+          Failures[T] = Error;
+          return;
+        }
+        if (Run.launch(Stream.S, 1000) != cudaSuccess) {
+          Failures[T] = "launch failed";
+          return;
+        }
+      }
+      if (cudaStreamSynchronize(Stream.S) != cudaSuccess) {
+        Failures[T] = "synchronize failed";
+        return;
+      }
+      ::testing::AssertionResult Ok = allCounted(Run, 20);
+      if (!Ok)
+        Failures[T] = Ok.message();
+    });
+  for (std::thread &T : Pool)
+    T.join();
+  for (unsigned T = 0; T < Threads; ++T)
+    EXPECT_EQ(Failures[T], "") << "thread " << T;
+}
+
+TEST_F(LivePartition, BadSetsAreRefused) {
+  OwnStream Stream;
+  std::string Error;
+  EXPECT_FALSE(smc::setStreamSMs(Stream.S, {}, 0, &Error));
+  EXPECT_NE(Error.find("empty"), std::string::npos) << Error;
+  EXPECT_FALSE(smc::setStreamSMs(Stream.S, {numSMs()}, 0, &Error));
+  EXPECT_NE(Error.find("out of range"), std::string::npos) << Error;
+  // Nothing changed: the stream has no partition, so a launch may use
+  // every SM (a chunk on SM 0's side of the device is possible again).
+  LiveRun Run;
+  SMC_CUDA_ASSERT(Run.init(8 * numSMs()));
+  SMC_CUDA_ASSERT(Run.launch(Stream.S, 1000));
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCounted(Run, 1));
+}
+
+} // namespace
