@@ -265,11 +265,11 @@ CoRunDecision decide(const std::vector<CoRunKernel> &Kernels,
   Score P = score(Curves, timesGranularity(Split, Gran), &PartitionSeconds);
   std::string Compared = "predicted STP " + fixed3(P.Stp) + " partitioned, " +
                          fixed3(D.SharedStp) + " shared";
-  if (!HighSlowShared && !(P.Stp > D.SharedStp * (1 + Options.Margin))) {
+  if (!HighSlowShared && !(P.Stp > D.SharedStp * (1 + Options.Margin) + Eps)) {
     D.PredictedSeconds = SharedSeconds;
     D.PredictedStp = D.SharedStp;
     D.PredictedAntt = D.SharedAntt;
-    return ShareAll(Compared + ": no split beats sharing by " +
+    return ShareAll(Compared + ": no split beats sharing by the margin, " +
                     fixed3(Options.Margin));
   }
   D.Kind = CoRunKind::Partition;
