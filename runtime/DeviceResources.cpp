@@ -44,6 +44,20 @@ std::atomic<uint64_t> ThreadCount{0};
 
 } // namespace
 
+bool copyToDevice(DeviceState &Dev, void *Ptr, const void *Host, size_t Bytes,
+                  std::string &Error) {
+  cudaError_t Err = Host ? cudaMemcpyAsync(Ptr, Host, Bytes,
+                                           cudaMemcpyHostToDevice, Dev.Stream)
+                         : cudaMemsetAsync(Ptr, 0, Bytes, Dev.Stream);
+  if (Err == cudaSuccess)
+    Err = cudaStreamSynchronize(Dev.Stream);
+  if (Err != cudaSuccess) {
+    Error = failed("copying to the device", Err);
+    return false;
+  }
+  return true;
+}
+
 uint32_t *deviceBuffer(DeviceState &Dev, const void *Host, size_t Bytes,
                        std::string &Error) {
   void *Ptr = nullptr;
@@ -52,16 +66,9 @@ uint32_t *deviceBuffer(DeviceState &Dev, const void *Host, size_t Bytes,
     Error = failed("cudaMalloc", Err);
     return nullptr;
   }
-  Err = Host ? cudaMemcpyAsync(Ptr, Host, Bytes, cudaMemcpyHostToDevice,
-                               Dev.Stream)
-             : cudaMemsetAsync(Ptr, 0, Bytes, Dev.Stream);
-  if (Err == cudaSuccess)
-    Err = cudaStreamSynchronize(Dev.Stream);
-  if (Err != cudaSuccess) {
-    // Not freed: cudaFree could synchronize with a capturing stream.
-    Error = failed("copying to the device", Err);
+  // Not freed on failure: cudaFree could synchronize with a capturing stream.
+  if (!copyToDevice(Dev, Ptr, Host, Bytes, Error))
     return nullptr;
-  }
   return static_cast<uint32_t *>(Ptr);
 }
 

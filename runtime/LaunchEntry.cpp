@@ -45,7 +45,7 @@ void cachePrepared(const LaunchRequest &Req, int Device, uint64_t Epoch,
       PreparedSlot{Req.Func, Prepared, Epoch, Device, Req.Partition, Req.Shape};
 }
 
-cudaError_t launch(LaunchRequest &Req) {
+cudaError_t launch(LaunchRequest Req) {
   // Reads SMC_STATS on the first launch, so that its file is written even
   // if no launch gets recorded.
   stats::enabled();
@@ -58,9 +58,7 @@ cudaError_t launch(LaunchRequest &Req) {
     return launchOriginal(Req);
   }
   uint64_t Epoch = currentPolicyEpoch();
-  Req.Partition = streamPartition(
-      Device, Req.Stream ? Req.Stream
-                         : (Req.Ptsz ? cudaStreamPerThread : cudaStreamLegacy));
+  Req.Partition = streamPartition(Device, Req.effectiveStream());
   Prepared *P = cachedPrepared(Req, Device, Epoch);
   if (!P) {
     P = prepare(Req, Device);
@@ -95,18 +93,16 @@ extern "C" cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
                                            dim3 Block, void **Args,
                                            size_t SharedMem,
                                            cudaStream_t Stream) {
-  smc::LaunchRequest Req =
-      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/false);
-  return smc::launch(Req);
+  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
+                                  /*ptsz=*/false));
 }
 
 extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
                                                 dim3 Block, void **Args,
                                                 size_t SharedMem,
                                                 cudaStream_t Stream) {
-  smc::LaunchRequest Req =
-      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/true);
-  return smc::launch(Req);
+  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
+                                  /*ptsz=*/true));
 }
 
 // The device's memory, modules and streams go with its context: the runtime

@@ -252,11 +252,7 @@ cudaError_t afterVariantFailure(Prepared &P, CUresult Result,
 }
 
 cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
-  // The stream as the driver sees it: a null stream of the _ptsz entry is
-  // the thread's per-thread stream, otherwise the legacy stream.
-  cudaStream_t Effective = Req.Stream;
-  if (!Effective)
-    Effective = Req.Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
+  cudaStream_t Effective = Req.effectiveStream();
 
   bool WithStats = stats::enabled();
   bool Capturing = false;

@@ -80,6 +80,14 @@ struct LaunchRequest {
   bool Ptsz = false; // through cudaLaunchKernel_ptsz
   // The live partition of the stream, if it has one (StreamPartition.cpp).
   StreamPartition *Partition = nullptr;
+
+  // The stream as the driver sees it: a null stream of the _ptsz entry is
+  // the thread's per-thread stream, otherwise the legacy stream.
+  cudaStream_t effectiveStream() const {
+    if (Stream)
+      return Stream;
+    return Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
+  }
 };
 
 // Which stream, as the runtime tells streams apart: (StreamKind, id).
@@ -255,6 +263,12 @@ DeviceState *deviceState(int Ordinal);
 // through the device's own stream.  Null with `error` set on failure.
 uint32_t *deviceBuffer(DeviceState &Dev, const void *Host, size_t Bytes,
                        std::string &Error);
+
+// Copies `Bytes` from `Host` (or zeroes them if it is null) to `Ptr` through
+// the device's own non-blocking stream, and waits for the copy only: it
+// completes while kernels run.  False with `Error` set on failure.
+bool copyToDevice(DeviceState &Dev, void *Ptr, const void *Host, size_t Bytes,
+                  std::string &Error);
 
 // A zeroed counter block no one else has, or null (and told why).
 uint32_t *newCounterBlock(DeviceState &Dev);

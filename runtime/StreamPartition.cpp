@@ -35,15 +35,7 @@ bool writeLiveTargets(DeviceState &Dev, StreamPartition &Partition,
     Partition.LiveTarget = deviceBuffer(Dev, Targets.data(), Bytes, Error);
     return Partition.LiveTarget != nullptr;
   }
-  cudaError_t Err = cudaMemcpyAsync(Partition.LiveTarget, Targets.data(), Bytes,
-                                    cudaMemcpyHostToDevice, Dev.Stream);
-  if (Err == cudaSuccess)
-    Err = cudaStreamSynchronize(Dev.Stream);
-  if (Err != cudaSuccess) {
-    Error = failed("writing live targets", Err);
-    return false;
-  }
-  return true;
+  return copyToDevice(Dev, Partition.LiveTarget, Targets.data(), Bytes, Error);
 }
 
 // The device state and stream key of an API call's stream (Globals::Mutex
