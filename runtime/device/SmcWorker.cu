@@ -268,13 +268,10 @@ __device__ void resetCounters(const SmcDescriptor *d) {
 }
 
 // Loop mode: the worker will touch no counter again.  The last one of the
-// launch resets them.  A worker that leaves a live partition takes itself
-// off its SM's active count first.
+// launch resets them.
 __device__ void workerDone(const SmcDescriptor *d, const SmcWorkerState *w) {
-  if (w->ownDone & LEAVING) {
-    atomicSub(workerCount(d, w->smid), 1u);
+  if (w->ownDone & LEAVING)
     countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_LEFT));
-  }
   __threadfence();
   unsigned workers = gridDim.x;
   if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) == workers - 1)
@@ -334,15 +331,24 @@ __device__ bool decideActive(const SmcDescriptor *d, SmcWorkerState *w,
   return active;
 }
 
-// Leader only, live partitions: should a worker on SM `smid` leave?  Yes
-// when its SM has more active workers than its live target (an SM outside
-// the partition has target 0).  The plan's target needs no look: no SM ever
-// has more active workers than that.
-__device__ __forceinline__ bool overLiveTarget(const SmcDescriptor *d,
-                                               unsigned smid) {
-  return smid < d->num_slots && // else not counted on any SM: only the
-                                // last-arrival rule put it to work
-         loadRelaxed(workerCount(d, smid)) > loadRelaxed(d->live_target + smid);
+// Leader only, live partitions: does this worker leave its SM?  Yes when
+// the SM has more active workers than its live target (an SM outside the
+// partition has target 0).  The plan's target needs no look: no SM ever has
+// more active workers than that.  A leaver takes itself off the count at
+// once, so that the workers ending a chunk after it see the excess gone and
+// stay (one leaver per excess worker); of two that race for the last
+// excess, the one whose decrement found no excess counts itself back in.
+__device__ __forceinline__ bool leaves(const SmcDescriptor *d, unsigned smid) {
+  if (smid >= d->num_slots) // not counted on any SM: only the last-arrival
+    return false;           // rule put it to work
+  unsigned *count = workerCount(d, smid);
+  unsigned target = loadRelaxed(d->live_target + smid);
+  if (loadRelaxed(count) <= target)
+    return false;
+  if (atomicSub(count, 1u) > target)
+    return true;
+  atomicAdd(count, 1u);
+  return false;
 }
 
 __device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
@@ -424,14 +430,11 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     // the leader has left.
     constexpr unsigned LEFT = SMC_NO_CHUNK - 1u;
     if (isLeader()) {
-      // Live partition: over its SM's target, the worker leaves - once it
-      // has run the chunk it claimed ahead, if any (no claim ahead while
-      // leaving).
       // Live partition: over its SM's target, a worker other than the
       // keeper leaves - after the chunk it claimed ahead, if any (LEAVING
-      // stops claims ahead).
-      if (d->live_target && !(w->ownDone & KEEPER) &&
-          overLiveTarget(d, w->smid))
+      // stops claims ahead).  It decides once: it is off the count already.
+      if (d->live_target && !(w->ownDone & (KEEPER | LEAVING)) &&
+          leaves(d, w->smid))
         w->ownDone |= LEAVING;
       if (w->pending != SMC_NO_CHUNK) {
         chunk = ownChunkAt(d, w, w->pending);
