@@ -1,23 +1,33 @@
 //===- qos.cu - An urgent kernel arriving during a long one ---------------===//
 //
 // smc_qos_bench measures what live SM partitions buy an urgent kernel: a
-// short kernel arrives while a long best-effort kernel (CTAs of 100 us)
-// holds the whole GPU.  Its latency (from its launch to its end, CUDA
-// events on its stream) and the long kernel's time are measured under:
+// short kernel arrives while a long best-effort kernel (CTAs of about
+// 100 us: a chain of FMAs calibrated at start, or with --long-kernel spin a
+// %globaltimer spin) holds the whole GPU.  Its latency (from its launch to its
+// end, CUDA events on its stream) and the long kernel's time are measured
+// under:
 //
 //   alone       each kernel by itself, the original (the reference times)
 //   streams     the originals on two plain streams
 //   priority    the urgent original on a high-priority stream
 //   smc-long-alone  the long kernel's SM-centric variant by itself
+//   smc-long-alone/w=N  the same with N workers per SM (--long-workers N,...:
+//               how the variant's time depends on the workers per SM)
 //   smc-live    both SM-centric; on arrival smc::setStreamSMs takes the last
 //               K SMs from the long kernel's stream (its workers there leave
 //               at their next chunk boundary) and gives them to the urgent
 //               kernel's stream; then gives them back
+//   smc-slots   both SM-centric; on arrival smc::setStreamSMs lowers the long
+//               kernel's workers per SM by two on every SM (the first two of
+//               its workers there to end a chunk leave) and the urgent kernel
+//               gets two workers on each of K SMs; then the target goes back
+//               (the workers that left do not come back)
 //
 // Modes are interleaved within each repetition; the output is one JSON
 // object with per-mode medians and ratios to the alone times, and the device.
 //
-//   smc_qos_bench [--reps N] [--urgent-sms K] [--out FILE]
+//   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
+//                 [--long-kernel fma|spin] [--out FILE]
 //===----------------------------------------------------------------------===//
 #include "smc/smc.h"
 
@@ -35,12 +45,28 @@
 #include <thread>
 #include <vector>
 
-// Each CTA spins for Nanoseconds of %globaltimer.
+// Each CTA spins for Nanoseconds of %globaltimer.  Every warp of every CTA
+// issues without a stall, which starves the SM-centric variant's hand-off
+// between chunks (see the README's live-partition section).
 __global__ void spinChunks(unsigned long long Nanoseconds) {
   unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
   while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
   }
   __syncthreads();
+}
+
+// Each CTA runs two chains of Iterations dependent FMAs per thread: a
+// compute-bound kernel whose CTA length the benchmark calibrates.
+__global__ void fmaChunks(int Iterations, float *Sink) {
+  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
+#pragma unroll 4
+  for (int I = 0; I < Iterations; ++I) {
+    X = fmaf(X, 0.9999f, 0.5f);
+    Y = fmaf(Y, 0.9998f, 0.25f);
+  }
+  __syncthreads();
+  if (X + Y == 12345.0f) // never true; keeps the chains
+    Sink[blockIdx.x] = X;
 }
 
 // The urgent kernel: a different symbol, so that it has its own policy.
@@ -68,9 +94,13 @@ constexpr unsigned long long UrgentChunkNs = 5000; // 5 us CTAs
 constexpr unsigned Threads = 128;
 
 struct Setup {
+  bool Spin = false;        // the long kernel: spinChunks, else fmaChunks
+  int FmaIterations = 4096; // calibrated to LongChunkNs in main()
+  float *Sink = nullptr;
   unsigned Sms = 0;
   unsigned UrgentSms = 16;
   unsigned LongCtas = 0;
+  unsigned LongWorkersPerSM = 0; // the long kernel's CTAs that fit on an SM
   unsigned UrgentCtas = 0;
   double LongAloneMs = 0; // measured in the warm-up
   cudaStream_t Low = nullptr, High = nullptr, Plain = nullptr;
@@ -92,7 +122,10 @@ std::vector<unsigned> range(unsigned First, unsigned Count) {
 
 void launchLong(Setup &S, cudaStream_t Stream) {
   CHECK(cudaEventRecord(S.LongBegin, Stream));
-  spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
+  if (S.Spin)
+    spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
+  else
+    fmaChunks<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink);
   CHECK(cudaGetLastError());
   CHECK(cudaEventRecord(S.LongEnd, Stream));
 }
@@ -119,9 +152,17 @@ struct Sample {
 Sample runMode(Setup &S, const std::string &Mode) {
   bool Smc = Mode.compare(0, 3, "smc") == 0;
   smc::setPolicy(spinChunks, Smc ? smc::Policy() : smc::Policy::original());
+  smc::setPolicy(fmaChunks, Smc ? smc::Policy() : smc::Policy::original());
   smc::setPolicy(urgentChunks, Smc ? smc::Policy() : smc::Policy::original());
   Sample Out;
-  if (Mode == "smc-long-alone") { // the long kernel's variant by itself
+  // The long kernel's variant by itself, at N workers per SM after "/w=".
+  if (Mode.compare(0, 14, "smc-long-alone") == 0) {
+    std::string::size_type W = Mode.find("/w=");
+    if (W != std::string::npos)
+      for (const void *Long :
+           {(const void *)spinChunks, (const void *)fmaChunks})
+        smc::setPolicyForSymbol(Long, smc::Policy::smCentric(unsigned(
+                                          std::atoi(Mode.c_str() + W + 3))));
     launchLong(S, S.Low);
     CHECK(cudaStreamSynchronize(S.Low));
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
@@ -137,18 +178,25 @@ Sample runMode(Setup &S, const std::string &Mode) {
     return Out;
   }
   cudaStream_t Urgent = Mode == "priority" ? S.High : S.Plain;
+  bool Slots = Mode == "smc-slots";
+  std::vector<unsigned> All = range(0, S.Sms);
   if (Smc) {
-    smc::setStreamSMs(S.Low, range(0, S.Sms));
-    smc::setStreamSMs(Urgent, range(S.Sms - S.UrgentSms, S.UrgentSms));
+    smc::setStreamSMs(S.Low, All);
+    if (Slots) // two workers on each of K SMs, as many as it has chunks
+      smc::setStreamSMs(Urgent, range(0, S.UrgentSms), 2);
+    else
+      smc::setStreamSMs(Urgent, range(S.Sms - S.UrgentSms, S.UrgentSms));
   }
   launchLong(S, S.Low);
   waitIntoLong(S);
-  if (Smc)
+  if (Slots)
+    smc::setStreamSMs(S.Low, All, S.LongWorkersPerSM - 2);
+  else if (Smc)
     smc::setStreamSMs(S.Low, range(0, S.Sms - S.UrgentSms));
   launchUrgent(S, Urgent);
   CHECK(cudaStreamSynchronize(Urgent));
   if (Smc)
-    smc::setStreamSMs(S.Low, range(0, S.Sms));
+    smc::setStreamSMs(S.Low, All);
   CHECK(cudaStreamSynchronize(S.Low));
   Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
   Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
@@ -168,17 +216,24 @@ double median(std::vector<double> V) {
 
 int main(int Argc, char **Argv) {
   int Reps = 15;
-  std::string OutFile;
+  std::string OutFile, LongWorkers;
   Setup S;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strcmp(Argv[I], "--reps") && I + 1 < Argc)
       Reps = std::atoi(Argv[++I]);
     else if (!std::strcmp(Argv[I], "--urgent-sms") && I + 1 < Argc)
       S.UrgentSms = unsigned(std::atoi(Argv[++I]));
+    else if (!std::strcmp(Argv[I], "--long-workers") && I + 1 < Argc)
+      LongWorkers = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--long-kernel") && I + 1 < Argc &&
+             (!std::strcmp(Argv[I + 1], "fma") ||
+              !std::strcmp(Argv[I + 1], "spin")))
+      S.Spin = !std::strcmp(Argv[++I], "spin");
     else if (!std::strcmp(Argv[I], "--out") && I + 1 < Argc)
       OutFile = Argv[++I];
     else {
       std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
+                           "[--long-workers N,...] [--long-kernel fma|spin] "
                            "[--out FILE]\n");
       return 2;
     }
@@ -194,11 +249,17 @@ int main(int Argc, char **Argv) {
                  S.Sms - 1);
     return 2;
   }
-  // The long kernel: 16 CTAs of 128 threads per SM resident, 40 waves of
-  // 100 us at full width (~4 ms); the urgent kernel: 2 CTAs per SM of its
-  // share, 5 us each.
-  S.LongCtas = 16 * S.Sms * 40;
+  // The long kernel: as many CTAs of 128 threads per SM as fit (16 on
+  // Hopper), 40 waves of 100 us at full width (~4 ms); the urgent kernel:
+  // 2 CTAs per SM of its share, 5 us each.
+  int Fit = 0;
+  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &Fit, S.Spin ? (const void *)spinChunks : (const void *)fmaChunks,
+      Threads, 0));
+  S.LongWorkersPerSM = unsigned(Fit);
+  S.LongCtas = S.LongWorkersPerSM * S.Sms * 40;
   S.UrgentCtas = 2 * S.UrgentSms;
+  CHECK(cudaMalloc(&S.Sink, S.LongCtas * sizeof(float)));
   int Least = 0, Greatest = 0;
   CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
   CHECK(cudaStreamCreateWithPriority(&S.Low, cudaStreamNonBlocking, Least));
@@ -208,8 +269,21 @@ int main(int Argc, char **Argv) {
        {&S.UrgentBegin, &S.UrgentEnd, &S.LongBegin, &S.LongEnd})
     CHECK(cudaEventCreate(E));
 
-  const std::vector<std::string> Modes = {"alone", "streams", "priority",
-                                          "smc-live", "smc-long-alone"};
+  std::vector<std::string> Modes = {"alone",    "streams",   "priority",
+                                    "smc-live", "smc-slots", "smc-long-alone"};
+  for (std::string::size_type At = 0; At < LongWorkers.size();) {
+    std::string::size_type Comma = LongWorkers.find(',', At);
+    if (Comma == std::string::npos)
+      Comma = LongWorkers.size();
+    Modes.push_back("smc-long-alone/w=" + LongWorkers.substr(At, Comma - At));
+    At = Comma + 1;
+  }
+  if (!S.Spin) { // scale the FMA chains to 40 waves of LongChunkNs
+    runMode(S, "alone");
+    double Ms = runMode(S, "alone").LongMs;
+    S.FmaIterations =
+        std::max(1, int(S.FmaIterations * (40 * LongChunkNs / 1e6) / Ms));
+  }
   S.LongAloneMs = runMode(S, "alone").LongMs;
   for (const std::string &Mode : Modes) // warm-up: modules, plans
     runMode(S, Mode);
@@ -226,10 +300,15 @@ int main(int Argc, char **Argv) {
   J["sms"] = S.Sms;
   J["urgent_sms"] = S.UrgentSms;
   J["reps"] = Reps;
-  J["long_kernel"] = {{"ctas", S.LongCtas}, {"cta_us", LongChunkNs / 1000}};
+  J["long_kernel"] = {{"kind", S.Spin ? "spin" : "fma"},
+                      {"ctas", S.LongCtas},
+                      {"cta_us", S.LongAloneMs * 1000 / 40},
+                      {"fma_iterations", S.Spin ? 0 : S.FmaIterations}};
   J["urgent_kernel"] = {{"ctas", S.UrgentCtas},
                         {"cta_us", UrgentChunkNs / 1000}};
-  Urgent["smc-long-alone"] = Urgent["alone"];
+  for (const std::string &Mode : Modes) // no urgent kernel in these modes
+    if (Mode.compare(0, 14, "smc-long-alone") == 0)
+      Urgent[Mode] = Urgent["alone"];
   double UrgentAlone = median(Urgent["alone"]);
   double LongAlone = median(Long["alone"]);
   for (const std::string &Mode : Modes) {
