@@ -156,11 +156,37 @@ void replaceGridReads(GridReads &Reads, const std::array<Value *, 3> &Chunk,
   Reads = GridReads();
 }
 
-std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Chunk,
-                                        Value *GridX, Value *GridY) {
-  // Chunks of a 1-D grid (and the first row of any grid) need no division:
-  // branch around it, since a udiv by a run-time value is dozens of
-  // instructions in every thread of every chunk.
+/// N / d for the divisor whose constants are descriptor fields \p Mul, \p Add,
+/// \p Shift: mulhi(N + Add, Mul) >> Shift (runtime/MagicDivision.h says why
+/// that is exact for every chunk id).  The loads (of the by-value kernel
+/// parameter) sit next to their use rather than in the entry block, so that
+/// nothing new is live across the chunk loop.
+static Value *divideByMagic(IRBuilderBase &B, Value *Desc, Value *N,
+                            DescField Mul, DescField Add, DescField Shift,
+                            const Twine &Name, const Twine &FieldName) {
+  Value *A = loadDescField(B, Desc, Add, FieldName + ".add");
+  Value *M = loadDescField(B, Desc, Mul, FieldName + ".mul");
+  Value *S = loadDescField(B, Desc, Shift, FieldName + ".shift");
+  // N + Add cannot wrap: chunk ids are at most 2^32 - 2.
+  Value *Sum = B.CreateAdd(N, A, Name + ".n", /*HasNUW=*/true);
+  Value *Hi = B.CreateIntrinsic(B.getInt32Ty(), Intrinsic::nvvm_mulhi_ui,
+                                {Sum, M}, nullptr, Name + ".hi");
+  return B.CreateLShr(Hi, S, Name);
+}
+
+std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
+                                        Value *Chunk, Value *GridX,
+                                        Value *GridY) {
+  // plane = chunk / grid_x and z = plane / grid_y by the runtime's
+  // multiply-high constants (add, mul.hi, shift: no run-time division); the
+  // remainders x and y as chunk - plane * grid_x and plane - z * grid_y.
+  //
+  // The first row (chunk < grid_x: x = chunk, y = z = 0) is branched around
+  // the decomposition.  That still pays: the branch is a compare and a jump,
+  // uniform across the CTA (every thread has the same chunk id), and every
+  // chunk of a 1-D grid - the common case - takes it, so 1-D grids never run
+  // the decomposition's two dependent add, mul.hi, shift, multiply-subtract
+  // chains; a 2-D or 3-D grid pays the compare and jump on top of them.
   BasicBlock *From = B.GetInsertBlock();
   Function *F = From->getParent();
   LLVMContext &Ctx = F->getContext();
@@ -170,10 +196,15 @@ std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Chunk,
   B.CreateCondBr(B.CreateICmpULT(Chunk, GridX, "smc.first.row"), Done, Divide);
 
   B.SetInsertPoint(Divide);
-  Value *X = B.CreateURem(Chunk, GridX, "smc.x");
-  Value *Plane = B.CreateUDiv(Chunk, GridX, "smc.plane");
-  Value *Y = B.CreateURem(Plane, GridY, "smc.y");
-  Value *Z = B.CreateUDiv(Plane, GridY, "smc.z");
+  Value *Plane = divideByMagic(B, Desc, Chunk, Desc_div_x_mul, Desc_div_x_add,
+                               Desc_div_x_shift, "smc.plane", "smc.div.x");
+  // plane * grid_x <= chunk: neither the product nor the difference wraps.
+  Value *X = B.CreateNUWSub(
+      Chunk, B.CreateNUWMul(Plane, GridX, "smc.plane.start"), "smc.x");
+  Value *Z = divideByMagic(B, Desc, Plane, Desc_div_y_mul, Desc_div_y_add,
+                           Desc_div_y_shift, "smc.z", "smc.div.y");
+  Value *Y =
+      B.CreateNUWSub(Plane, B.CreateNUWMul(Z, GridY, "smc.z.start"), "smc.y");
   B.CreateBr(Done);
 
   B.SetInsertPoint(Done);

@@ -80,12 +80,13 @@ void replaceGridReads(GridReads &Reads,
                       const std::array<llvm::Value *, 3> &Grid);
 
 /// blockIdx of a linear chunk id in a grid of GridX x GridY x ... (x
-/// fastest, as the hardware numbers CTAs).  Ends the builder's block with a
-/// branch and leaves the builder in a new block where the result is known.
-std::array<llvm::Value *, 3> chunkCoordinates(llvm::IRBuilderBase &B,
-                                              llvm::Value *Chunk,
-                                              llvm::Value *GridX,
-                                              llvm::Value *GridY);
+/// fastest, as the hardware numbers CTAs), dividing by the grid with the
+/// multiply-high constants of descriptor \p Desc (no run-time division).
+/// Ends the builder's block with a branch and leaves the builder in a new
+/// block where the result is known.
+std::array<llvm::Value *, 3>
+chunkCoordinates(llvm::IRBuilderBase &B, llvm::Value *Desc, llvm::Value *Chunk,
+                 llvm::Value *GridX, llvm::Value *GridY);
 
 /// The common start of every variant: K cloned with the descriptor
 /// parameter, grid readers inlined, the reads collected, and a new entry

@@ -75,7 +75,7 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
 
   B.SetInsertPoint(Chunk);
   std::array<Value *, 3> BlockIdx =
-      chunkCoordinates(B, ChunkId, Grid[0], Grid[1]);
+      chunkCoordinates(B, Desc, ChunkId, Grid[0], Grid[1]);
   LibCalls.push_back(B.CreateCall(Lib.ChunkBegin, {Desc, State}));
   B.CreateBr(Body);
 

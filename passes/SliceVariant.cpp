@@ -38,7 +38,7 @@ static Expected<BuiltVariant> buildSliceVariant(Function &K) {
                         {}, nullptr, "smc.slice.cta");
   Value *ChunkId = B.CreateAdd(Offset, SliceCTA, "smc.chunk.id");
   std::array<Value *, 3> BlockIdx =
-      chunkCoordinates(B, ChunkId, S.Grid[0], S.Grid[1]);
+      chunkCoordinates(B, S.Desc, ChunkId, S.Grid[0], S.Grid[1]);
   B.CreateBr(S.Body);
 
   replaceGridReads(S.Reads, BlockIdx, S.Grid);

@@ -10,6 +10,7 @@
 // user is told once why.
 //===----------------------------------------------------------------------===//
 #include "HostEntries.h"
+#include "MagicDivision.h"
 #include "RuntimeState.h"
 #include "Stats.h"
 
@@ -110,6 +111,7 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   D.grid_x = S.Grid.x;
   D.grid_y = S.Grid.y;
   D.grid_z = S.Grid.z;
+  setGridDivisors(D);
   D.num_chunks = Plan.NumChunks;
   D.num_slots = Dev.NumSMs;
   if (Plan.Variant == Variant::SMCentric) {

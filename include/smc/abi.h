@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 5u
+#define SMC_ABI_VERSION 6u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -71,6 +71,11 @@ enum SmcMode : uint32_t {
 //                   chunks in linear blockIdx order (ordered mode, for
 //                   kernels whose CTAs wait on each other); 0: each worker
 //                   claims from its own SM's queue, then steals
+//  div_x_mul/add/shift, div_y_mul/add/shift
+//                   constants that divide a chunk id (or plane) by grid_x
+//                   (grid_y) without a divide: n / grid_x ==
+//                   mulhi(n + div_x_add, div_x_mul) >> div_x_shift for
+//                   every n <= 2^32 - 2 (runtime/MagicDivision.h)
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
@@ -102,6 +107,12 @@ enum SmcMode : uint32_t {
   U32(queue_stride)                                                            \
   U32(busy_queues)                                                             \
   U32(ordered)                                                                 \
+  U32(div_x_mul)                                                               \
+  U32(div_x_add)                                                               \
+  U32(div_x_shift)                                                             \
+  U32(div_y_mul)                                                               \
+  U32(div_y_add)                                                               \
+  U32(div_y_shift)                                                             \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \

@@ -2,10 +2,12 @@
 // the original grid in the descriptor (grid_x/y/z at offsets 0/4/8, the
 // slice offset at 24) and read gridDim from it: no %ctaid.y/z or %nctaid
 // read is left in any variant (K__smc reads no %ctaid at all; the worker
-// protocol's %nctaid.x read is its own worker count).
+// protocol's %nctaid.x read is its own worker count).  The divisions by the
+// grid are mul.hi.u32 with the descriptor's constants (div_x_mul/add/shift
+// at 40/44/48, div_y_* at 52/56/60): no div.u32 or rem.u32 in any variant.
 //
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc,slice -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.ptx 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK --implicit-check-not=Rpass-missed
-// RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX < %t.ptx
+// RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX --implicit-check-not=div.u32 --implicit-check-not=rem.u32 < %t.ptx
 // RUN: %ptxas %t.ptx -o %t.cubin
 
 // PTX-DAG: .visible .global .align 4 .b8 _Z11transpose2dPKfPfii__smc_info[20] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4};
@@ -55,8 +57,10 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   %ctaid.x
 // PTX-DAG:   [_Z11transpose2dPKfPfii__slice_param_4]
 // PTX-DAG:   +4]
-// PTX-DAG:   div.u32
-// PTX-DAG:   rem.u32
+// PTX-DAG:   +40]
+// PTX-DAG:   +44]
+// PTX-DAG:   +48]
+// PTX-DAG:   mul.hi.u32
 // PTX-NOT:   %ctaid.y
 // PTX-NOT:   %nctaid
 
@@ -68,5 +72,8 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   [_Z6fill3dPi__slice_param_1]
 // PTX-DAG:   [_Z6fill3dPi__slice_param_1+4]
 // PTX-DAG:   [_Z6fill3dPi__slice_param_1+8]
+// PTX-DAG:   +40]
+// PTX-DAG:   +52]
+// PTX-DAG:   mul.hi.u32
 // PTX-NOT:   %nctaid
 // PTX-NOT:   %ctaid.{{y|z}}

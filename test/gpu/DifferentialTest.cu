@@ -7,7 +7,8 @@
 // the meaning of: 1-D, 2-D and 3-D grids, shared memory with barriers, a
 // divergent return before a barrier, grid-stride loops, a noinline callee
 // reading blockIdx/gridDim, a template kernel and dynamic shared memory up to
-// beyond 48 KiB.  Grids range from fewer CTAs than SMs to 100k CTAs.
+// beyond 48 KiB.  Grids range from fewer CTAs than SMs to 131k CTAs, with
+// gridDim.x and gridDim.y of 1, powers of two, primes and 65535.
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
@@ -268,6 +269,28 @@ TEST_F(Differential, Grid3D) {
         symbolOf(grid3D), {{Out.get(), Out.bytes(), Buffer::Output, "out"}},
         [&] {
           grid3D<<<C.Grid, C.Block>>>(Out.get());
+          return cudaGetLastError();
+        },
+        standardPolicies(Chunks)));
+  }
+}
+
+// The variants divide chunk ids by gridDim.x and gridDim.y with the
+// runtime's multiply-high constants (runtime/MagicDivision.h): divisors 1,
+// powers of two, divisors that need the round-down-and-increment form (7),
+// primes, and the largest gridDim.y, each as x and as y.
+TEST_F(Differential, GridDivisorEdges) {
+  for (dim3 Grid : {dim3(1, 300, 7), dim3(64, 32, 4), dim3(7, 7, 7),
+                    dim3(641, 1, 3), dim3(30011, 3, 1), dim3(2, 65535, 1)}) {
+    unsigned Chunks = Grid.x * Grid.y * Grid.z;
+    SCOPED_TRACE("grid " + std::to_string(Grid.x) + "x" +
+                 std::to_string(Grid.y) + "x" + std::to_string(Grid.z));
+    DeviceArray<uint32_t> Out;
+    SMC_CUDA_ASSERT(Out.allocate(static_cast<size_t>(Chunks) * 32));
+    ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
+        symbolOf(grid3D), {{Out.get(), Out.bytes(), Buffer::Output, "out"}},
+        [&] {
+          grid3D<<<Grid, 32>>>(Out.get());
           return cudaGetLastError();
         },
         standardPolicies(Chunks)));

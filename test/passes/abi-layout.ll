@@ -12,7 +12,13 @@
 ; CHECK:      desc grid_x 0 4
 ; CHECK:      desc grid_z 8 4
 ; CHECK:      desc slice_offset {{[0-9]+}} 4
-; CHECK:      desc queue_start {{[0-9]+}} 8
+; CHECK:      desc div_x_mul 40 4
+; CHECK-NEXT: desc div_x_add 44 4
+; CHECK-NEXT: desc div_x_shift 48 4
+; CHECK-NEXT: desc div_y_mul 52 4
+; CHECK-NEXT: desc div_y_add 56 4
+; CHECK-NEXT: desc div_y_shift 60 4
+; CHECK-NEXT: desc queue_start 64 8
 ; CHECK:      desc stats {{[0-9]+}} 8
 ; CHECK-NEXT: desc-size {{[0-9]+}}
 ; CHECK:      info abi_version 0 4

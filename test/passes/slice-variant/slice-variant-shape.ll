@@ -1,11 +1,12 @@
 ; Shape of the slice variant (index rectification): K__slice runs chunk
 ; slice_offset + ctaid.x of the original grid, decomposed into blockIdx with
-; the original grid from the descriptor; gridDim reads come from the
+; the original grid and its division constants from the descriptor (no udiv
+; or urem: mul.hi, see smc-variant-grid-dims.ll); gridDim reads come from the
 ; descriptor; returns stay returns (one chunk per CTA, no loop); K is
 ; unchanged; the outcome is recorded in K__smc_info (there is no K__slice_info).
 ;
 ; RUN: %opt %load_smc -passes=smc-slice -S %s -o %t.ll
-; RUN: FileCheck %s -DABI=%smc_abi_version < %t.ll
+; RUN: FileCheck %s -DABI=%smc_abi_version --implicit-check-not=udiv --implicit-check-not=urem < %t.ll
 ; RUN: %opt %load_smc -passes=smc-slice -pass-remarks=smc -disable-output %s 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
@@ -32,10 +33,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:        %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
-; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
-; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK:        %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
+; CHECK:        %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
+; CHECK:        %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
+; CHECK:        %smc.y = sub nuw i32 %smc.plane, %smc.z.start
+; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
 ; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
 ; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]

@@ -1,11 +1,15 @@
 ; How K__smc and K__slice turn a linear chunk id into blockIdx for 1-D,
 ; 2-D and 3-D grids (x fastest, as the hardware numbers CTAs):
-;   x = id % grid_x, y = (id / grid_x) % grid_y, z = (id / grid_x) / grid_y
-; with grid_x/y/z loaded from descriptor fields 0/1/2, and gridDim.x/y/z
-; reads replaced by those loads.
+;   plane = id / grid_x, x = id - plane * grid_x,
+;   z = plane / grid_y,  y = plane - z * grid_y
+; with grid_x/y/z loaded from descriptor fields 0/1/2, gridDim.x/y/z reads
+; replaced by those loads, and no run-time division: each quotient is
+; mulhi(n + add, mul) >> shift with the runtime's constants from descriptor
+; fields div_x_mul/add/shift (10/11/12) and div_y_mul/add/shift (13/14/15)
+; (runtime/MagicDivision.h).  The first row (id < grid_x) skips it.
 ;
 ; RUN: %opt %load_smc -passes=smc-variant,smc-slice -S %s -o %t.ll
-; RUN: FileCheck %s -DABI=%smc_abi_version < %t.ll
+; RUN: FileCheck %s -DABI=%smc_abi_version --implicit-check-not=udiv --implicit-check-not=urem < %t.ll
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -19,10 +23,29 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:     smc.chunk:
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
-; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
-; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK-NEXT:   %smc.div.x.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 11
+; CHECK-NEXT:   %smc.div.x.add = load i32, ptr %smc.div.x.add.addr
+; CHECK-NEXT:   %smc.div.x.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 10
+; CHECK-NEXT:   %smc.div.x.mul = load i32, ptr %smc.div.x.mul.addr
+; CHECK-NEXT:   %smc.div.x.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 12
+; CHECK-NEXT:   %smc.div.x.shift = load i32, ptr %smc.div.x.shift.addr
+; CHECK-NEXT:   %smc.plane.n = add nuw i32 %smc.chunk.id, %smc.div.x.add
+; CHECK-NEXT:   %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
+; CHECK-NEXT:   %smc.plane = lshr i32 %smc.plane.hi, %smc.div.x.shift
+; CHECK-NEXT:   %smc.plane.start = mul nuw i32 %smc.plane, %smc.gridDim.x
+; CHECK-NEXT:   %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
+; CHECK-NEXT:   %smc.div.y.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 14
+; CHECK-NEXT:   %smc.div.y.add = load i32, ptr %smc.div.y.add.addr
+; CHECK-NEXT:   %smc.div.y.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 13
+; CHECK-NEXT:   %smc.div.y.mul = load i32, ptr %smc.div.y.mul.addr
+; CHECK-NEXT:   %smc.div.y.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 15
+; CHECK-NEXT:   %smc.div.y.shift = load i32, ptr %smc.div.y.shift.addr
+; CHECK-NEXT:   %smc.z.n = add nuw i32 %smc.plane, %smc.div.y.add
+; CHECK-NEXT:   %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
+; CHECK-NEXT:   %smc.z = lshr i32 %smc.z.hi, %smc.div.y.shift
+; CHECK-NEXT:   %smc.z.start = mul nuw i32 %smc.z, %smc.gridDim.y
+; CHECK-NEXT:   %smc.y = sub nuw i32 %smc.plane, %smc.z.start
+; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
 ; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
 ; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
@@ -41,10 +64,29 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:     smc.chunk:
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
-; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
-; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK-NEXT:   %smc.div.x.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 11
+; CHECK-NEXT:   %smc.div.x.add = load i32, ptr %smc.div.x.add.addr
+; CHECK-NEXT:   %smc.div.x.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 10
+; CHECK-NEXT:   %smc.div.x.mul = load i32, ptr %smc.div.x.mul.addr
+; CHECK-NEXT:   %smc.div.x.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 12
+; CHECK-NEXT:   %smc.div.x.shift = load i32, ptr %smc.div.x.shift.addr
+; CHECK-NEXT:   %smc.plane.n = add nuw i32 %smc.chunk.id, %smc.div.x.add
+; CHECK-NEXT:   %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
+; CHECK-NEXT:   %smc.plane = lshr i32 %smc.plane.hi, %smc.div.x.shift
+; CHECK-NEXT:   %smc.plane.start = mul nuw i32 %smc.plane, %smc.gridDim.x
+; CHECK-NEXT:   %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
+; CHECK-NEXT:   %smc.div.y.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 14
+; CHECK-NEXT:   %smc.div.y.add = load i32, ptr %smc.div.y.add.addr
+; CHECK-NEXT:   %smc.div.y.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 13
+; CHECK-NEXT:   %smc.div.y.mul = load i32, ptr %smc.div.y.mul.addr
+; CHECK-NEXT:   %smc.div.y.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 15
+; CHECK-NEXT:   %smc.div.y.shift = load i32, ptr %smc.div.y.shift.addr
+; CHECK-NEXT:   %smc.z.n = add nuw i32 %smc.plane, %smc.div.y.add
+; CHECK-NEXT:   %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
+; CHECK-NEXT:   %smc.z = lshr i32 %smc.z.hi, %smc.div.y.shift
+; CHECK-NEXT:   %smc.z.start = mul nuw i32 %smc.z, %smc.gridDim.y
+; CHECK-NEXT:   %smc.y = sub nuw i32 %smc.plane, %smc.z.start
+; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
 ; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
 ; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
@@ -63,10 +105,29 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:       %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
-; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
-; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK-NEXT:   %smc.div.x.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 11
+; CHECK-NEXT:   %smc.div.x.add = load i32, ptr %smc.div.x.add.addr
+; CHECK-NEXT:   %smc.div.x.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 10
+; CHECK-NEXT:   %smc.div.x.mul = load i32, ptr %smc.div.x.mul.addr
+; CHECK-NEXT:   %smc.div.x.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 12
+; CHECK-NEXT:   %smc.div.x.shift = load i32, ptr %smc.div.x.shift.addr
+; CHECK-NEXT:   %smc.plane.n = add nuw i32 %smc.chunk.id, %smc.div.x.add
+; CHECK-NEXT:   %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
+; CHECK-NEXT:   %smc.plane = lshr i32 %smc.plane.hi, %smc.div.x.shift
+; CHECK-NEXT:   %smc.plane.start = mul nuw i32 %smc.plane, %smc.gridDim.x
+; CHECK-NEXT:   %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
+; CHECK-NEXT:   %smc.div.y.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 14
+; CHECK-NEXT:   %smc.div.y.add = load i32, ptr %smc.div.y.add.addr
+; CHECK-NEXT:   %smc.div.y.mul.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 13
+; CHECK-NEXT:   %smc.div.y.mul = load i32, ptr %smc.div.y.mul.addr
+; CHECK-NEXT:   %smc.div.y.shift.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 15
+; CHECK-NEXT:   %smc.div.y.shift = load i32, ptr %smc.div.y.shift.addr
+; CHECK-NEXT:   %smc.z.n = add nuw i32 %smc.plane, %smc.div.y.add
+; CHECK-NEXT:   %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
+; CHECK-NEXT:   %smc.z = lshr i32 %smc.z.hi, %smc.div.y.shift
+; CHECK-NEXT:   %smc.z.start = mul nuw i32 %smc.z, %smc.gridDim.y
+; CHECK-NEXT:   %smc.y = sub nuw i32 %smc.plane, %smc.z.start
+; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
 ; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
 ; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]

@@ -2,12 +2,14 @@
 ; trailing `ptr byval(%SmcDescriptor) align 8` parameter and K's attributes;
 ; it loops over chunks (smc.entry -> smc.dispatch -> smc.chunk -> body ->
 ; smc.next -> smc.dispatch, smc.exit); every blockIdx/gridDim read of the
-; body is replaced (blockIdx from the chunk id, gridDim from the descriptor)
+; body is replaced (blockIdx from the chunk id, divided by the grid with
+; mul.hi and the descriptor's constants, no udiv/urem; gridDim from the
+; descriptor)
 ; and every `ret` of the body ends the chunk; K's static allocas move to the
 ; new entry block; K__smc_info records the variant.
 ;
 ; RUN: %opt %load_smc -passes=smc-variant -S %s -o %t.ll
-; RUN: FileCheck %s -DABI=%smc_abi_version < %t.ll
+; RUN: FileCheck %s -DABI=%smc_abi_version --implicit-check-not=udiv --implicit-check-not=urem < %t.ll
 ; RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=BODY < %t.ll
 ; RUN: %opt %load_smc -passes=smc-variant -pass-remarks=smc -disable-output %s 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK
 
@@ -47,10 +49,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK:      smc.chunk:
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
-; CHECK-NEXT:   %smc.x = urem i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.plane = udiv i32 %smc.chunk.id, %smc.gridDim.x
-; CHECK-NEXT:   %smc.y = urem i32 %smc.plane, %smc.gridDim.y
-; CHECK-NEXT:   %smc.z = udiv i32 %smc.plane, %smc.gridDim.y
+; CHECK:        %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
+; CHECK:        %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
+; CHECK:        %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
+; CHECK:        %smc.y = sub nuw i32 %smc.plane, %smc.z.start
+; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
 ; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
 ; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
