@@ -17,30 +17,6 @@ struct Resolved {
   std::string Error;
 };
 
-// Looks up `Symbol` at the ABI `Version` of the PFN_ typedef `Function` has.
-template <typename Fn>
-bool lookUp(const char *Symbol, unsigned Version, Fn &Function,
-            std::string &Error) {
-  void *Address = nullptr;
-  cudaDriverEntryPointQueryResult Status = cudaDriverEntryPointSymbolNotFound;
-  // Legacy stream semantics for functions that take a stream: the caller
-  // passes CU_STREAM_PER_THREAD explicitly when it means that stream.
-  cudaError_t Err = cudaGetDriverEntryPointByVersion(
-      Symbol, &Address, Version, cudaEnableLegacyStream, &Status);
-  if (Err != cudaSuccess || Status != cudaDriverEntryPointSuccess || !Address) {
-    if (Err != cudaSuccess)
-      cudaGetLastError(); // do not leave our failure as the last error
-    Error = std::string("cannot get driver function ") + Symbol + ": " +
-            (Err != cudaSuccess ? cudaGetErrorName(Err)
-             : Status == cudaDriverEntryPointVersionNotSufficent
-                 ? "the driver is too old"
-                 : "symbol not found");
-    return false;
-  }
-  Function = reinterpret_cast<Fn>(Address);
-  return true;
-}
-
 Resolved resolve() {
   Resolved R;
   Api &A = R.Functions;
@@ -62,6 +38,27 @@ Resolved resolve() {
 }
 
 } // namespace
+
+bool lookUpAddress(const char *Symbol, unsigned Version, void *&Address,
+                   std::string &Error) {
+  Address = nullptr;
+  cudaDriverEntryPointQueryResult Status = cudaDriverEntryPointSymbolNotFound;
+  // Legacy stream semantics for functions that take a stream: the caller
+  // passes CU_STREAM_PER_THREAD explicitly when it means that stream.
+  cudaError_t Err = cudaGetDriverEntryPointByVersion(
+      Symbol, &Address, Version, cudaEnableLegacyStream, &Status);
+  if (Err != cudaSuccess || Status != cudaDriverEntryPointSuccess || !Address) {
+    if (Err != cudaSuccess)
+      cudaGetLastError(); // do not leave our failure as the last error
+    Error = std::string("cannot get driver function ") + Symbol + ": " +
+            (Err != cudaSuccess ? cudaGetErrorName(Err)
+             : Status == cudaDriverEntryPointVersionNotSufficent
+                 ? "the driver is too old"
+                 : "symbol not found");
+    return false;
+  }
+  return true;
+}
 
 const Api *api(std::string *Error) {
   static const Resolved Lookup = resolve();

@@ -40,6 +40,23 @@ const Api *api(std::string *Error = nullptr);
 // "CUDA_ERROR_INVALID_VALUE (1)" style text for a driver result.
 std::string resultText(CUresult Result);
 
+// Looks up the driver function Symbol at the ABI Version of its PFN_
+// typedef (legacy default-stream semantics: a null stream is the legacy
+// stream).  False with Error naming the function and why.  Also used by the
+// co-run benchmark (bench/corun/GreenContexts.cpp) for functions the
+// runtime does not need.
+bool lookUpAddress(const char *Symbol, unsigned Version, void *&Address,
+                   std::string &Error);
+template <typename Fn>
+bool lookUp(const char *Symbol, unsigned Version, Fn &Function,
+            std::string &Error) {
+  void *Address = nullptr;
+  if (!lookUpAddress(Symbol, Version, Address, Error))
+    return false;
+  Function = reinterpret_cast<Fn>(Address);
+  return true;
+}
+
 } // namespace driver
 } // namespace smc
 

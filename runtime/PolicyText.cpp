@@ -16,36 +16,6 @@
 namespace smc {
 namespace {
 
-std::vector<std::string> split(const std::string &S, char Sep) {
-  std::vector<std::string> Parts;
-  size_t Begin = 0;
-  for (;;) {
-    size_t End = S.find(Sep, Begin);
-    if (End == std::string::npos) {
-      Parts.push_back(S.substr(Begin));
-      return Parts;
-    }
-    Parts.push_back(S.substr(Begin, End - Begin));
-    Begin = End + 1;
-  }
-}
-
-// Parses a decimal number made of digits only; false if empty, not all
-// digits or above `max`.
-bool parseNumber(const std::string &S, uint64_t Max, uint64_t &Value) {
-  if (S.empty())
-    return false;
-  Value = 0;
-  for (char C : S) {
-    if (C < '0' || C > '9')
-      return false;
-    Value = Value * 10 + static_cast<uint64_t>(C - '0');
-    if (Value > Max)
-      return false;
-  }
-  return true;
-}
-
 // Parses one rule; reports errors as "<origin>: in rule '<rule>': <what>".
 class RuleParser {
 public:

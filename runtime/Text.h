@@ -1,14 +1,18 @@
-//===- Text.h - Whitespace helpers for names and policy text ----*- C++ -*-===//
+//===- Text.h - Text helpers for names, policies and options ----*- C++ -*-===//
 //
 // The one definition of whitespace that kernel names (KernelName.cpp, also
 // compiled into the plugin) and policy text (PolicyText.cpp) are read with:
 // the C locale's six space characters, independent of the process locale.
+// Also the splitting and number reading of policy text, which the co-run
+// benchmark's command line (bench/corun/CoRunPlan.cpp) shares.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_TEXT_H
 #define SMC_RUNTIME_TEXT_H
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace smc {
 
@@ -25,6 +29,37 @@ inline std::string trim(std::string_view S) {
   while (E > B && isSpace(S[E - 1]))
     --E;
   return std::string(S.substr(B, E - B));
+}
+
+/// `S` split at every `Sep`; empty pieces are kept.
+inline std::vector<std::string> split(const std::string &S, char Sep) {
+  std::vector<std::string> Parts;
+  size_t Begin = 0;
+  for (;;) {
+    size_t End = S.find(Sep, Begin);
+    if (End == std::string::npos) {
+      Parts.push_back(S.substr(Begin));
+      return Parts;
+    }
+    Parts.push_back(S.substr(Begin, End - Begin));
+    Begin = End + 1;
+  }
+}
+
+/// Parses a decimal number made of digits only; false if empty, not all
+/// digits or above `Max`.
+inline bool parseNumber(const std::string &S, uint64_t Max, uint64_t &Value) {
+  if (S.empty())
+    return false;
+  Value = 0;
+  for (char C : S) {
+    if (C < '0' || C > '9')
+      return false;
+    Value = Value * 10 + static_cast<uint64_t>(C - '0');
+    if (Value > Max)
+      return false;
+  }
+  return true;
 }
 
 } // namespace smc
