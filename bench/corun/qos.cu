@@ -29,6 +29,10 @@
 //   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
 //                 [--long-kernel fma|spin] [--out FILE]
 //===----------------------------------------------------------------------===//
+#include "BenchCuda.h"
+#include "CoRunPlan.h"
+#include "CoRunReport.h"
+#include "Text.h"
 #include "smc/smc.h"
 
 #include <cuda_runtime.h>
@@ -39,6 +43,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <fstream>
 #include <map>
 #include <string>
@@ -79,15 +84,9 @@ __global__ void urgentChunks(unsigned long long Nanoseconds) {
 
 namespace {
 
-#define CHECK(Expr)                                                            \
-  do {                                                                         \
-    cudaError_t Err_ = (Expr);                                                 \
-    if (Err_ != cudaSuccess) {                                                 \
-      std::fprintf(stderr, "smc_qos_bench: %s: %s\n", #Expr,                   \
-                   cudaGetErrorString(Err_));                                  \
-      std::exit(1);                                                            \
-    }                                                                          \
-  } while (0)
+using smc::corun::elapsedMs;
+using smc::corun::median;
+using smc::corun::smRange;
 
 constexpr unsigned long long LongChunkNs = 100000; // 100 us CTAs
 constexpr unsigned long long UrgentChunkNs = 5000; // 5 us CTAs
@@ -107,34 +106,21 @@ struct Setup {
   cudaEvent_t UrgentBegin, UrgentEnd, LongBegin, LongEnd;
 };
 
-float elapsedMs(cudaEvent_t A, cudaEvent_t B) {
-  float Ms = 0;
-  CHECK(cudaEventElapsedTime(&Ms, A, B));
-  return Ms;
-}
-
-std::vector<unsigned> range(unsigned First, unsigned Count) {
-  std::vector<unsigned> R(Count);
-  for (unsigned I = 0; I < Count; ++I)
-    R[I] = First + I;
-  return R;
-}
-
 void launchLong(Setup &S, cudaStream_t Stream) {
-  CHECK(cudaEventRecord(S.LongBegin, Stream));
+  SMC_CUDA_CHECK(cudaEventRecord(S.LongBegin, Stream));
   if (S.Spin)
     spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
   else
     fmaChunks<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink);
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventRecord(S.LongEnd, Stream));
+  SMC_CUDA_CHECK(cudaGetLastError());
+  SMC_CUDA_CHECK(cudaEventRecord(S.LongEnd, Stream));
 }
 
 void launchUrgent(Setup &S, cudaStream_t Stream) {
-  CHECK(cudaEventRecord(S.UrgentBegin, Stream));
+  SMC_CUDA_CHECK(cudaEventRecord(S.UrgentBegin, Stream));
   urgentChunks<<<S.UrgentCtas, Threads, 0, Stream>>>(UrgentChunkNs);
-  CHECK(cudaGetLastError());
-  CHECK(cudaEventRecord(S.UrgentEnd, Stream));
+  SMC_CUDA_CHECK(cudaGetLastError());
+  SMC_CUDA_CHECK(cudaEventRecord(S.UrgentEnd, Stream));
 }
 
 // Waits a third of the long kernel's time alone (it holds every SM then).
@@ -164,40 +150,40 @@ Sample runMode(Setup &S, const std::string &Mode) {
         smc::setPolicyForSymbol(Long, smc::Policy::smCentric(unsigned(
                                           std::atoi(Mode.c_str() + W + 3))));
     launchLong(S, S.Low);
-    CHECK(cudaStreamSynchronize(S.Low));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
   if (Mode == "alone") {
     launchUrgent(S, S.Plain);
-    CHECK(cudaStreamSynchronize(S.Plain));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
     Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
     launchLong(S, S.Low);
-    CHECK(cudaStreamSynchronize(S.Low));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
   cudaStream_t Urgent = Mode == "priority" ? S.High : S.Plain;
   bool Slots = Mode == "smc-slots";
-  std::vector<unsigned> All = range(0, S.Sms);
+  std::vector<unsigned> All = smRange(0, S.Sms);
   if (Smc) {
     smc::setStreamSMs(S.Low, All);
     if (Slots) // two workers on each of K SMs, as many as it has chunks
-      smc::setStreamSMs(Urgent, range(0, S.UrgentSms), 2);
+      smc::setStreamSMs(Urgent, smRange(0, S.UrgentSms), 2);
     else
-      smc::setStreamSMs(Urgent, range(S.Sms - S.UrgentSms, S.UrgentSms));
+      smc::setStreamSMs(Urgent, smRange(S.Sms - S.UrgentSms, S.UrgentSms));
   }
   launchLong(S, S.Low);
   waitIntoLong(S);
   if (Slots)
     smc::setStreamSMs(S.Low, All, S.LongWorkersPerSM - 2);
   else if (Smc)
-    smc::setStreamSMs(S.Low, range(0, S.Sms - S.UrgentSms));
+    smc::setStreamSMs(S.Low, smRange(0, S.Sms - S.UrgentSms));
   launchUrgent(S, Urgent);
-  CHECK(cudaStreamSynchronize(Urgent));
+  SMC_CUDA_CHECK(cudaStreamSynchronize(Urgent));
   if (Smc)
     smc::setStreamSMs(S.Low, All);
-  CHECK(cudaStreamSynchronize(S.Low));
+  SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
   Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
   Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
   if (Smc) {
@@ -207,77 +193,34 @@ Sample runMode(Setup &S, const std::string &Mode) {
   return Out;
 }
 
-double median(std::vector<double> V) {
-  std::sort(V.begin(), V.end());
-  return V.empty() ? 0 : V[V.size() / 2];
-}
-
-} // namespace
-
-int main(int Argc, char **Argv) {
-  int Reps = 15;
-  std::string OutFile, LongWorkers;
-  Setup S;
-  for (int I = 1; I < Argc; ++I) {
-    if (!std::strcmp(Argv[I], "--reps") && I + 1 < Argc)
-      Reps = std::atoi(Argv[++I]);
-    else if (!std::strcmp(Argv[I], "--urgent-sms") && I + 1 < Argc)
-      S.UrgentSms = unsigned(std::atoi(Argv[++I]));
-    else if (!std::strcmp(Argv[I], "--long-workers") && I + 1 < Argc)
-      LongWorkers = Argv[++I];
-    else if (!std::strcmp(Argv[I], "--long-kernel") && I + 1 < Argc &&
-             (!std::strcmp(Argv[I + 1], "fma") ||
-              !std::strcmp(Argv[I + 1], "spin")))
-      S.Spin = !std::strcmp(Argv[++I], "spin");
-    else if (!std::strcmp(Argv[I], "--out") && I + 1 < Argc)
-      OutFile = Argv[++I];
-    else {
-      std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
-                           "[--long-workers N,...] [--long-kernel fma|spin] "
-                           "[--out FILE]\n");
-      return 2;
-    }
-  }
-  cudaDeviceProp Prop;
-  if (cudaGetDeviceProperties(&Prop, 0) != cudaSuccess) {
-    std::fprintf(stderr, "smc_qos_bench: no CUDA GPU\n");
-    return 77;
-  }
-  S.Sms = unsigned(Prop.multiProcessorCount);
-  if (S.UrgentSms == 0 || S.UrgentSms >= S.Sms) {
-    std::fprintf(stderr, "smc_qos_bench: --urgent-sms must be in 1..%u\n",
-                 S.Sms - 1);
-    return 2;
-  }
+// Runs every mode Reps times (plus those of LongWorkers), prints the table
+// and writes OutFile.
+int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
+            const std::string &OutFile, const std::string &LongWorkers) {
   // The long kernel: as many CTAs of 128 threads per SM as fit (16 on
   // Hopper), 40 waves of 100 us at full width (~4 ms); the urgent kernel:
   // 2 CTAs per SM of its share, 5 us each.
   int Fit = 0;
-  CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+  SMC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &Fit, S.Spin ? (const void *)spinChunks : (const void *)fmaChunks,
       Threads, 0));
   S.LongWorkersPerSM = unsigned(Fit);
   S.LongCtas = S.LongWorkersPerSM * S.Sms * 40;
   S.UrgentCtas = 2 * S.UrgentSms;
-  CHECK(cudaMalloc(&S.Sink, S.LongCtas * sizeof(float)));
-  int Least = 0, Greatest = 0;
-  CHECK(cudaDeviceGetStreamPriorityRange(&Least, &Greatest));
-  CHECK(cudaStreamCreateWithPriority(&S.Low, cudaStreamNonBlocking, Least));
-  CHECK(cudaStreamCreateWithPriority(&S.High, cudaStreamNonBlocking, Greatest));
-  CHECK(cudaStreamCreateWithFlags(&S.Plain, cudaStreamNonBlocking));
+  SMC_CUDA_CHECK(cudaMalloc(&S.Sink, S.LongCtas * sizeof(float)));
+  smc::corun::PriorityStreams Priority = smc::corun::createPriorityStreams();
+  S.Low = Priority.Low;
+  S.High = Priority.High;
+  SMC_CUDA_CHECK(cudaStreamCreateWithFlags(&S.Plain, cudaStreamNonBlocking));
   for (cudaEvent_t *E :
        {&S.UrgentBegin, &S.UrgentEnd, &S.LongBegin, &S.LongEnd})
-    CHECK(cudaEventCreate(E));
+    SMC_CUDA_CHECK(cudaEventCreate(E));
 
   std::vector<std::string> Modes = {"alone",    "streams",   "priority",
                                     "smc-live", "smc-slots", "smc-long-alone"};
-  for (std::string::size_type At = 0; At < LongWorkers.size();) {
-    std::string::size_type Comma = LongWorkers.find(',', At);
-    if (Comma == std::string::npos)
-      Comma = LongWorkers.size();
-    Modes.push_back("smc-long-alone/w=" + LongWorkers.substr(At, Comma - At));
-    At = Comma + 1;
-  }
+  if (!LongWorkers.empty())
+    for (const std::string &Workers : smc::split(LongWorkers, ','))
+      Modes.push_back("smc-long-alone/w=" + Workers);
   if (!S.Spin) { // scale the FMA chains to 40 waves of LongChunkNs
     runMode(S, "alone");
     double Ms = runMode(S, "alone").LongMs;
@@ -324,4 +267,49 @@ int main(int Argc, char **Argv) {
   if (!OutFile.empty())
     std::ofstream(OutFile) << J.dump(2) << "\n";
   return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  int Reps = 15;
+  std::string OutFile, LongWorkers;
+  Setup S;
+  for (int I = 1; I < Argc; ++I) {
+    if (!std::strcmp(Argv[I], "--reps") && I + 1 < Argc)
+      Reps = std::atoi(Argv[++I]);
+    else if (!std::strcmp(Argv[I], "--urgent-sms") && I + 1 < Argc)
+      S.UrgentSms = unsigned(std::atoi(Argv[++I]));
+    else if (!std::strcmp(Argv[I], "--long-workers") && I + 1 < Argc)
+      LongWorkers = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--long-kernel") && I + 1 < Argc &&
+             (!std::strcmp(Argv[I + 1], "fma") ||
+              !std::strcmp(Argv[I + 1], "spin")))
+      S.Spin = !std::strcmp(Argv[++I], "spin");
+    else if (!std::strcmp(Argv[I], "--out") && I + 1 < Argc)
+      OutFile = Argv[++I];
+    else {
+      std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
+                           "[--long-workers N,...] [--long-kernel fma|spin] "
+                           "[--out FILE]\n");
+      return 2;
+    }
+  }
+  cudaDeviceProp Prop;
+  if (cudaGetDeviceProperties(&Prop, 0) != cudaSuccess) {
+    std::fprintf(stderr, "smc_qos_bench: no CUDA GPU\n");
+    return 77;
+  }
+  S.Sms = unsigned(Prop.multiProcessorCount);
+  if (S.UrgentSms == 0 || S.UrgentSms >= S.Sms) {
+    std::fprintf(stderr, "smc_qos_bench: --urgent-sms must be in 1..%u\n",
+                 S.Sms - 1);
+    return 2;
+  }
+  try {
+    return measure(S, Prop, Reps, OutFile, LongWorkers);
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "smc_qos_bench: %s\n", E.what());
+    return 1;
+  }
 }

@@ -1,0 +1,892 @@
+//===- corun.cu - Pairs of suite workloads co-running, every way ----------===//
+//
+// smc_corun_bench: pairs of workloads of the suite (bench/workloads, their
+// kernels compiled with the SMC plugin) start together on two streams; each
+// repeats its run() so that it takes about --target-ms alone.  Every pair
+// runs in each mode of CoRunPlan.h (serial, plain streams, stream
+// priorities, green contexts at their best split, both __smc variants
+// shared, the SMC static oracle's best split x workers per SM, and the split
+// the co-run scheduler decides from measured profiles), the modes
+// interleaved round by round in one process, next to the originals alone,
+// which give T_alone.  Metrics and JSON: CoRunReport.h.
+//
+// Timing.  A gate kernel on a stream of its own spins until the host has
+// queued every launch of the co-run (for GateTimeoutNs at most); the event
+// recorded after it is the common start that every stream of the co-run
+// waits for.  A workload's T_corun is from its stream's Begin event,
+// recorded right after that wait, to its End event, recorded after its last
+// run().  The two workloads' run()s are queued alternately.  A co-run whose
+// gate timed out (the host took too long to queue) is run again.
+//
+// Phases.  Each workload: set up, checked after a run of its originals and
+// of its __smc variants alone, its repetitions calibrated, its __smc
+// variant profiled alone on k SMs x workers per SM (for the scheduler and
+// the oracle's bound).  Each pair: the green-context sweep (every split),
+// the oracle sweep (one co-run per split x workers configuration, in
+// decreasing order of the STP bound the profiles give, until no remaining
+// configuration can beat the best or --sweep-s runs out), both ranked by
+// STP against the calibrated T_alone; the scheduler's decision; one warm-up
+// round and --rounds measured rounds of every mode, whose configurations
+// are the sweeps' best; checks after the first measured co-run of each
+// mode.  The JSON is rewritten after each pair, so a run cut short keeps
+// what it measured.
+//
+// This file is compiled without the SMC plugin (the gate kernel is launched
+// as it is); the workloads' launches go through the SMC runtime.
+//===----------------------------------------------------------------------===//
+#include "BenchCuda.h"
+#include "CoRunPlan.h"
+#include "CoRunReport.h"
+#include "GreenContexts.h"
+#include "Workload.h"
+#include "smc/smc.h"
+
+#include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#ifndef SMC_VERSION
+#define SMC_VERSION "unknown"
+#endif
+
+using nlohmann::json;
+using namespace smc::corun;
+namespace wl = smc::workloads;
+
+// Holds its stream until the host sets *Release to Generation or later, or
+// for TimeoutNs at most (then *TimedOut = Generation).
+__global__ void gateKernel(const volatile unsigned *Release,
+                           unsigned Generation, unsigned long long TimeoutNs,
+                           volatile unsigned *TimedOut) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (*Release < Generation) {
+    if (__nvvm_read_ptx_sreg_globaltimer() - Begin > TimeoutNs) {
+      *TimedOut = Generation;
+      return;
+    }
+    __nanosleep(1000);
+  }
+}
+
+namespace {
+
+constexpr const char *Program = "smc_corun_bench";
+constexpr unsigned long long GateTimeoutNs = 200'000'000; // 200 ms
+constexpr int GateAttempts = 3;
+
+// One workload of the suite, set up once for the whole run.
+struct SuiteWorkload {
+  const wl::WorkloadInfo *Info = nullptr;
+  const ClassifiedWorkload *Class = nullptr;
+  std::unique_ptr<wl::Workload> Instance;
+  double RunMs = 0;   // one run() of the originals alone
+  unsigned Reps = 1;  // run()s per co-run
+  double AloneMs = 0; // Reps run()s of the originals alone (calibration)
+  smc::KernelProfile Profile;
+  std::vector<CheckRecord> AloneChecks;
+  std::set<std::string> CheckedModes;
+  std::string name() const { return Info->name; }
+};
+
+// One workload's part of a co-run: Reps run()s on Stream, timed from Begin
+// to End.
+struct Job {
+  SuiteWorkload *W;
+  cudaStream_t Stream;
+  cudaEvent_t Begin, End;
+};
+
+// A stream of the primary context and its timing events.
+struct Lane {
+  cudaStream_t Stream = nullptr;
+  cudaEvent_t Begin = nullptr, End = nullptr;
+};
+
+enum class Variant { Original, SmCentric };
+
+// What one pair runs in each mode, decided before its rounds.
+struct PairRun {
+  WorkloadPair Pair;
+  SuiteWorkload *First = nullptr, *Second = nullptr;
+  std::vector<smc::KernelShare> OracleShares;
+  unsigned GreenSms = 0; // the first green context's request
+  smc::CoRunDecision Decision;
+  std::map<std::string, json> Config;         // by mode
+  std::map<std::string, std::string> Missing; // unavailable modes: why
+};
+
+std::string isoDate() {
+  std::time_t Now = std::time(nullptr);
+  char Buffer[32];
+  std::strftime(Buffer, sizeof(Buffer), "%Y-%m-%dT%H:%M:%S%z",
+                std::localtime(&Now));
+  return Buffer;
+}
+
+// What a mode runs, for the records of modes without a decided config.
+const char *whatRuns(const std::string &Mode) {
+  if (Mode == "serial")
+    return "the originals, one workload after the other on one stream";
+  if (Mode == "streams")
+    return "the originals on two plain streams";
+  if (Mode == "priority")
+    return "the originals, the first workload on a high-priority stream";
+  if (Mode == "smc-shared")
+    return "__smc variants on every SM, workers per SM as the originals' "
+           "occupancy, two plain streams";
+  if (Mode == "green")
+    return "the originals in two green contexts";
+  return "__smc variants on SM partitions";
+}
+
+class Harness {
+public:
+  explicit Harness(Options O) : Opt(std::move(O)) {}
+  // The whole run; the exit status.
+  int run();
+
+private:
+  void initDevice();
+  SuiteWorkload &workload(const std::string &Name);
+  void calibrate(SuiteWorkload &W);
+  void profile(SuiteWorkload &W);
+  void usePolicy(const std::vector<SuiteWorkload *> &Ws, Variant V);
+
+  std::vector<double> runJobs(const std::vector<Job> &Jobs);
+  std::vector<double> runJobsOnce(const std::vector<Job> &Jobs, bool &TimedOut);
+  double runAlone(SuiteWorkload &W);
+  std::vector<double> runOnLanes(PairRun &P, const Lane &A, const Lane &B);
+  std::vector<double> runShares(PairRun &P,
+                                const std::vector<smc::KernelShare> &Shares);
+  std::vector<double> runGreen(PairRun &P, const GreenContexts::Split &S);
+  std::vector<double> runMode(PairRun &P, const std::string &Mode);
+
+  bool wants(const std::string &Mode) const {
+    return std::find(Opt.Modes.begin(), Opt.Modes.end(), Mode) !=
+           Opt.Modes.end();
+  }
+  void sweepGreen(PairRun &P);
+  void sweepOracle(PairRun &P);
+  void schedule(PairRun &P);
+  void measure(PairRun &P);
+  CheckRecord check(SuiteWorkload &W);
+
+  json workloadsJson() const;
+  json report() const;
+  void writeReport() const;
+  double elapsedSeconds() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Began)
+        .count();
+  }
+
+  Options Opt;
+  std::chrono::steady_clock::time_point Began =
+      std::chrono::steady_clock::now();
+  cudaDeviceProp Prop{};
+  unsigned NumSms = 0;
+  json Context;
+
+  cudaStream_t GateStream = nullptr;
+  cudaEvent_t Start = nullptr;
+  unsigned *Flags = nullptr; // host-mapped: [0] release, [1] timed out
+  unsigned *DeviceFlags = nullptr;
+  unsigned Generation = 0;
+  unsigned GateTimeouts = 0, UnreleasedRuns = 0;
+  Lane Plain[2], High;
+  GreenContexts Green;
+  std::string GreenProblem; // why green contexts cannot run here
+
+  std::map<std::string, std::unique_ptr<SuiteWorkload>> Workloads;
+  std::vector<std::string> WorkloadOrder;
+  std::string PolicyKey;
+  std::vector<ModeRecord> Records;
+  std::vector<std::string> Failures, Skipped;
+  std::string Fatal;
+};
+
+void Harness::initDevice() {
+  SMC_CUDA_CHECK(cudaGetDeviceProperties(&Prop, 0));
+  NumSms = unsigned(Prop.multiProcessorCount);
+  int Driver = 0, Runtime = 0;
+  cudaDriverGetVersion(&Driver);
+  cudaRuntimeGetVersion(&Runtime);
+  SMC_CUDA_CHECK(cudaStreamCreateWithFlags(&GateStream, cudaStreamNonBlocking));
+  SMC_CUDA_CHECK(cudaEventCreate(&Start));
+  SMC_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&Flags),
+                               2 * sizeof(unsigned), cudaHostAllocMapped));
+  Flags[0] = Flags[1] = 0;
+  SMC_CUDA_CHECK(cudaHostGetDevicePointer(
+      reinterpret_cast<void **>(&DeviceFlags), Flags, 0));
+  PriorityStreams Priority = createPriorityStreams();
+  Plain[0].Stream = Priority.Low;
+  High.Stream = Priority.High;
+  SMC_CUDA_CHECK(
+      cudaStreamCreateWithFlags(&Plain[1].Stream, cudaStreamNonBlocking));
+  for (Lane *L : {&Plain[0], &Plain[1], &High}) {
+    SMC_CUDA_CHECK(cudaEventCreate(&L->Begin));
+    SMC_CUDA_CHECK(cudaEventCreate(&L->End));
+  }
+  if (wants("green") && !Green.init(0))
+    GreenProblem = Green.reason();
+
+  std::vector<std::string> Pairs;
+  for (const WorkloadPair &P : Opt.Pairs)
+    Pairs.push_back(P.name());
+  Context = {
+      {"date", isoDate()},
+      {"executable", Program},
+      {"smc_version", SMC_VERSION},
+      {"gpu", Prop.name},
+      {"gpu_sm_count", NumSms},
+      {"gpu_cc", std::to_string(Prop.major) + "." + std::to_string(Prop.minor)},
+      {"cuda_driver", Driver},
+      {"cuda_runtime", Runtime},
+      {"module_loading", std::getenv("CUDA_MODULE_LOADING")
+                             ? std::getenv("CUDA_MODULE_LOADING")
+                             : ""},
+      {"pairs", Pairs},
+      {"modes", Opt.Modes},
+      {"quick", Opt.Quick},
+      {"rounds", Opt.Rounds},
+      {"target_ms", Opt.TargetMs},
+      {"split_step", Opt.SplitStep},
+      {"oracle_workers_per_sm", Opt.Workers},
+      {"oracle_configs",
+       oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers).size()},
+      {"profile_sms", profileSmCounts(NumSms, Opt.Quick)},
+      {"check", Opt.Check == CheckPolicy::EveryPair ? "pair" : "once"},
+      {"sweep_s", Opt.SweepSeconds},
+      {"budget_s", Opt.BudgetSeconds},
+      {"metrics", "STP = sum T_alone/T_corun; ANTT = mean T_corun/T_alone; "
+                  "T_alone = the originals alone on the whole GPU (median of "
+                  "the pair's alone rounds); T_corun from the common start to "
+                  "the end of the workload's stream; medians over rounds"},
+      {"mps", "not measured: the harness has no MPS mode"},
+  };
+  json GreenJson = {{"available", GreenProblem.empty() && wants("green")}};
+  if (!wants("green"))
+    GreenJson["reason"] = "mode not selected";
+  else if (!GreenProblem.empty())
+    GreenJson["reason"] = GreenProblem;
+  else {
+    GreenJson["device_sms"] = Green.deviceSms();
+    GreenJson["min_partition"] = Green.minPartition();
+    GreenJson["alignment"] = Green.alignment();
+  }
+  Context["green_contexts"] = GreenJson;
+  if (const char *Policy = std::getenv("SMC_POLICY"))
+    Context["SMC_POLICY"] = Policy; // overrides nothing the harness sets
+}
+
+void Harness::usePolicy(const std::vector<SuiteWorkload *> &Ws, Variant V) {
+  std::string Key = V == Variant::Original ? "original" : "smc";
+  for (const SuiteWorkload *W : Ws)
+    Key += ":" + W->name();
+  if (Key == PolicyKey)
+    return;
+  // Policies of earlier pairs are dropped, so that the lookup stays short.
+  smc::clearPolicies();
+  smc::Policy P = V == Variant::Original ? smc::Policy::original()
+                                         : smc::Policy::smCentric();
+  for (const SuiteWorkload *W : Ws)
+    for (const std::string &Kernel : W->Info->kernelNames)
+      smc::setPolicy(Kernel, P);
+  PolicyKey = Key;
+}
+
+std::vector<double> Harness::runJobsOnce(const std::vector<Job> &Jobs,
+                                         bool &TimedOut) {
+  unsigned Gen = ++Generation;
+  gateKernel<<<1, 1, 0, GateStream>>>(DeviceFlags, Gen, GateTimeoutNs,
+                                      DeviceFlags + 1);
+  SMC_CUDA_CHECK(cudaGetLastError());
+  SMC_CUDA_CHECK(cudaEventRecord(Start, GateStream));
+  std::vector<cudaStream_t> Streams;
+  for (const Job &J : Jobs) {
+    if (std::find(Streams.begin(), Streams.end(), J.Stream) != Streams.end())
+      continue;
+    Streams.push_back(J.Stream);
+    SMC_CUDA_CHECK(cudaStreamWaitEvent(J.Stream, Start, 0));
+    SMC_CUDA_CHECK(cudaEventRecord(J.Begin, J.Stream));
+  }
+  if (Streams.size() == 1) { // serial: one workload after the other
+    for (const Job &J : Jobs) {
+      for (unsigned R = 0; R < J.W->Reps; ++R)
+        J.W->Instance->run(J.Stream);
+      SMC_CUDA_CHECK(cudaEventRecord(J.End, J.Stream));
+    }
+  } else {
+    unsigned Most = 0;
+    for (const Job &J : Jobs)
+      Most = std::max(Most, J.W->Reps);
+    for (unsigned R = 0; R < Most; ++R)
+      for (const Job &J : Jobs) {
+        if (R >= J.W->Reps)
+          continue;
+        J.W->Instance->run(J.Stream);
+        if (R + 1 == J.W->Reps)
+          SMC_CUDA_CHECK(cudaEventRecord(J.End, J.Stream));
+      }
+  }
+  __atomic_store_n(&Flags[0], Gen, __ATOMIC_SEQ_CST);
+  for (const Job &J : Jobs)
+    SMC_CUDA_CHECK(cudaEventSynchronize(J.End));
+  TimedOut = __atomic_load_n(&Flags[1], __ATOMIC_SEQ_CST) == Gen;
+  std::vector<double> Ms;
+  for (const Job &J : Jobs)
+    Ms.push_back(elapsedMs(J.Begin, J.End));
+  return Ms;
+}
+
+std::vector<double> Harness::runJobs(const std::vector<Job> &Jobs) {
+  for (int Attempt = 1;; ++Attempt) {
+    bool TimedOut = false;
+    std::vector<double> Ms = runJobsOnce(Jobs, TimedOut);
+    if (!TimedOut)
+      return Ms;
+    ++GateTimeouts;
+    if (Attempt == GateAttempts) {
+      ++UnreleasedRuns;
+      return std::vector<double>(Jobs.size(), NAN);
+    }
+  }
+}
+
+double Harness::runAlone(SuiteWorkload &W) {
+  return runJobs({{&W, Plain[0].Stream, Plain[0].Begin, Plain[0].End}})[0];
+}
+
+std::vector<double> Harness::runOnLanes(PairRun &P, const Lane &A,
+                                        const Lane &B) {
+  return runJobs({{P.First, A.Stream, A.Begin, A.End},
+                  {P.Second, B.Stream, B.Begin, B.End}});
+}
+
+std::vector<double>
+Harness::runShares(PairRun &P, const std::vector<smc::KernelShare> &Shares) {
+  usePolicy({P.First, P.Second}, Variant::SmCentric);
+  for (int I = 0; I < 2; ++I) {
+    std::string Error;
+    if (!smc::setStreamSMs(Plain[I].Stream,
+                           smRange(Shares[I].FirstSm, Shares[I].NumSms),
+                           Shares[I].WorkersPerSm, &Error))
+      throw std::runtime_error(Error);
+  }
+  std::vector<double> Ms = runOnLanes(P, Plain[0], Plain[1]);
+  smc::clearStreamSMs(Plain[0].Stream);
+  smc::clearStreamSMs(Plain[1].Stream);
+  return Ms;
+}
+
+std::vector<double> Harness::runGreen(PairRun &P,
+                                      const GreenContexts::Split &S) {
+  usePolicy({P.First, P.Second}, Variant::Original);
+  return runJobs({{P.First, S.First, S.FirstBegin, S.FirstEnd},
+                  {P.Second, S.Second, S.SecondBegin, S.SecondEnd}});
+}
+
+std::vector<double> Harness::runMode(PairRun &P, const std::string &Mode) {
+  SuiteWorkload &A = *P.First, &B = *P.Second;
+  if (Mode == "smc-shared") {
+    usePolicy({&A, &B}, Variant::SmCentric);
+    return runOnLanes(P, Plain[0], Plain[1]);
+  }
+  if (Mode == "smc-oracle")
+    return runShares(P, P.OracleShares);
+  if (Mode == "smc-scheduler" && P.Decision.Kind == smc::CoRunKind::Partition)
+    return runShares(P, P.Decision.Shares);
+  if (Mode == "green") {
+    std::string Error;
+    const GreenContexts::Split *S = Green.split(P.GreenSms, Error);
+    if (!S)
+      throw std::runtime_error("green contexts: " + Error);
+    return runGreen(P, *S);
+  }
+  usePolicy({&A, &B}, Variant::Original);
+  if (Mode == "serial")
+    return runJobs({{&A, Plain[0].Stream, Plain[0].Begin, Plain[0].End},
+                    {&B, Plain[0].Stream, Plain[0].Begin, Plain[1].End}});
+  if (Mode == "priority")
+    return runOnLanes(P, High, Plain[1]);
+  // streams, and the scheduler's Shared decision
+  return runOnLanes(P, Plain[0], Plain[1]);
+}
+
+CheckRecord Harness::check(SuiteWorkload &W) {
+  CheckRecord R;
+  R.Workload = W.name();
+  try {
+    wl::CheckResult Result = W.Instance->check();
+    R.Ok = Result.ok;
+    R.Summary = Result.summary();
+  } catch (const std::exception &E) {
+    R.Summary = std::string("check threw: ") + E.what();
+  }
+  return R;
+}
+
+SuiteWorkload &Harness::workload(const std::string &Name) {
+  std::unique_ptr<SuiteWorkload> &Slot = Workloads[Name];
+  if (Slot)
+    return *Slot;
+  auto W = std::make_unique<SuiteWorkload>();
+  W->Info = wl::findWorkload(Name);
+  W->Class = findClassified(Name);
+  if (!W->Info || !W->Class)
+    throw std::runtime_error("no workload '" + Name + "'");
+  std::fprintf(stderr, "%s: setting up %s [%s]\n", Program, Name.c_str(),
+               W->Info->params(wl::Size::Default).str().c_str());
+  usePolicy({W.get()}, Variant::Original); // setup kernels run as they are
+  W->Instance = wl::setUpWorkload(*W->Info, wl::Size::Default);
+  // Uploads from pageable memory may still be in flight.
+  SMC_CUDA_CHECK(cudaDeviceSynchronize());
+  Slot = std::move(W);
+  WorkloadOrder.push_back(Name);
+  calibrate(*Slot);
+  if (wants("smc-oracle") || wants("smc-scheduler"))
+    profile(*Slot);
+  return *Slot;
+}
+
+void Harness::calibrate(SuiteWorkload &W) {
+  for (Variant V : {Variant::Original, Variant::SmCentric}) {
+    usePolicy({&W}, V);
+    W.Reps = 1;
+    for (int I = 0; I < 2; ++I) // warm-up: modules, plans
+      runAlone(W);
+    W.Instance->resetOutputs(Plain[0].Stream);
+    runAlone(W);
+    CheckRecord C = check(W);
+    C.Summary =
+        (V == Variant::Original ? "originals alone: " : "__smc alone: ") +
+        C.Summary;
+    if (!C.Ok)
+      Failures.push_back(W.name() + ": " + C.Summary);
+    W.AloneChecks.push_back(C);
+  }
+  usePolicy({&W}, Variant::Original);
+  W.RunMs = median({runAlone(W), runAlone(W), runAlone(W)});
+  W.Reps = repsFor(W.RunMs, Opt.TargetMs);
+  W.AloneMs = median({runAlone(W), runAlone(W), runAlone(W)});
+  std::fprintf(stderr, "%s: %s: %.3f ms a run, %u runs alone %.3f ms\n",
+               Program, W.name().c_str(), W.RunMs, W.Reps, W.AloneMs);
+}
+
+void Harness::profile(SuiteWorkload &W) {
+  usePolicy({&W}, Variant::SmCentric);
+  W.Profile = smc::KernelProfile(W.name(), Prop.name, NumSms);
+  for (unsigned Sms : profileSmCounts(NumSms, Opt.Quick))
+    for (unsigned Workers : Opt.Workers) {
+      std::string Error;
+      if (!smc::setStreamSMs(Plain[0].Stream, smRange(0, Sms), Workers, &Error))
+        throw std::runtime_error(Error);
+      double Ms = runAlone(W);
+      smc::clearStreamSMs(Plain[0].Stream);
+      if (std::isfinite(Ms))
+        W.Profile.addSample({Sms, Workers, Ms / 1e3, 1});
+    }
+}
+
+void Harness::sweepGreen(PairRun &P) {
+  if (!GreenProblem.empty()) {
+    P.Missing["green"] = GreenProblem;
+    return;
+  }
+  json Sweep = json::array(), Refused = json::array();
+  double BestStp = 0;
+  for (unsigned Sms : greenRequests(NumSms, Opt.SplitStep, Green.minPartition(),
+                                    Green.alignment())) {
+    std::string Error;
+    const GreenContexts::Split *S = Green.split(Sms, Error);
+    if (!S) {
+      Refused.push_back({{"requested_sms", Sms}, {"error", Error}});
+      continue;
+    }
+    std::vector<double> Ms;
+    try {
+      Ms = runGreen(P, *S);
+    } catch (const std::exception &E) {
+      // Launching into green contexts does not work here: say so, once.
+      cudaDeviceSynchronize(); // what was queued before the failure
+      cudaGetLastError();
+      GreenProblem =
+          std::string("a co-run in green contexts failed: ") + E.what();
+      P.Missing["green"] = GreenProblem;
+      Context["green_contexts"] = {{"available", false},
+                                   {"reason", GreenProblem}};
+      return;
+    }
+    CoRunMetrics M = coRunMetrics({P.First->AloneMs, P.Second->AloneMs}, Ms);
+    Sweep.push_back({S->RequestedSms, S->FirstSms, S->SecondSms, M.Stp});
+    if (M.Stp > BestStp) {
+      BestStp = M.Stp;
+      P.GreenSms = Sms;
+      P.Config["green"] = {{"requested_sms", S->RequestedSms},
+                           {"granted_sms", {S->FirstSms, S->SecondSms}}};
+    }
+  }
+  if (BestStp == 0) {
+    P.Missing["green"] = "no split could be made or measured";
+    P.Config["green"]["refused"] = Refused;
+    return;
+  }
+  P.Config["green"]["sweep_best_stp"] = BestStp;
+  P.Config["green"]["sweep_columns"] = {"requested_sms", "first_sms",
+                                        "second_sms", "stp"};
+  P.Config["green"]["sweep"] = Sweep;
+  if (!Refused.empty())
+    P.Config["green"]["refused"] = Refused;
+}
+
+void Harness::sweepOracle(PairRun &P) {
+  std::vector<SplitConfig> Configs =
+      oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers);
+  std::vector<double> Bounds, Stps(Configs.size(), NAN);
+  for (const SplitConfig &C : Configs)
+    Bounds.push_back(stpUpperBound({&P.First->Profile, &P.Second->Profile},
+                                   {P.First->AloneMs, P.Second->AloneMs},
+                                   sharesOf(C, NumSms)));
+  std::vector<size_t> Order(Configs.size());
+  for (size_t I = 0; I < Order.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return Bounds[A] > Bounds[B] || (Bounds[A] == Bounds[B] && A < B);
+  });
+  double Began = elapsedSeconds();
+  unsigned Measured = 0;
+  std::string Stopped = "every configuration measured";
+  CoRunMetrics Best;
+  SplitConfig BestConfig;
+  for (size_t I : Order) {
+    if (!mayBeat(Bounds[I], Best.Stp)) {
+      Stopped = "the rest cannot beat the best (STP bound from the profiles)";
+      break;
+    }
+    if (elapsedSeconds() - Began > Opt.SweepSeconds) {
+      Stopped = "time limit (--sweep-s)";
+      break;
+    }
+    std::vector<double> Ms = runShares(P, sharesOf(Configs[I], NumSms));
+    CoRunMetrics M = coRunMetrics({P.First->AloneMs, P.Second->AloneMs}, Ms);
+    Stps[I] = M.Stp;
+    ++Measured;
+    if (M.Stp > Best.Stp ||
+        (M.Stp > 0 && M.Stp == Best.Stp && M.Antt < Best.Antt)) {
+      Best = M;
+      BestConfig = Configs[I];
+    }
+  }
+  if (Best.Stp == 0) {
+    P.Missing["smc-oracle"] = "no configuration could be measured";
+    return;
+  }
+  json Sweep = json::array();
+  for (size_t I = 0; I < Configs.size(); ++I)
+    Sweep.push_back({Configs[I].FirstSms, Configs[I].FirstWorkers,
+                     Configs[I].SecondWorkers,
+                     std::isfinite(Stps[I]) ? json(Stps[I]) : json(),
+                     std::isfinite(Bounds[I]) ? json(Bounds[I]) : json()});
+  P.OracleShares = sharesOf(BestConfig, NumSms);
+  P.Config["smc-oracle"] = {{"shares", sharesJson(P.OracleShares)},
+                            {"sweep_best_stp", Best.Stp},
+                            {"sweep_measured", Measured},
+                            {"sweep_configs", Configs.size()},
+                            {"sweep_stopped", Stopped},
+                            {"sweep_columns",
+                             {"first_sms", "first_workers_per_sm",
+                              "second_workers_per_sm", "stp", "stp_bound"}},
+                            {"sweep", Sweep}};
+}
+
+void Harness::schedule(PairRun &P) {
+  P.Decision =
+      decidePair(P.First->Profile, P.Second->Profile, NumSms, Opt.SplitStep);
+  bool Split = P.Decision.Kind == smc::CoRunKind::Partition;
+  P.Config["smc-scheduler"] = {
+      {"decision",
+       decisionJson(P.Decision, {P.First->AloneMs, P.Second->AloneMs})},
+      {"runs", Split ? "__smc variants on the decided shares"
+                     : "the originals on two plain streams (shared)"}};
+}
+
+void Harness::measure(PairRun &P) {
+  std::vector<std::string> Modes = {"alone"};
+  for (const std::string &Mode : Opt.Modes)
+    if (!P.Missing.count(Mode))
+      Modes.push_back(Mode);
+  std::map<std::string, std::vector<std::vector<double>>> Samples;
+  std::map<std::string, std::vector<CheckRecord>> Checks;
+  SuiteWorkload *Both[2] = {P.First, P.Second};
+  for (unsigned Round = 0; Round <= Opt.Rounds; ++Round) {
+    std::vector<std::string> Order = Modes;
+    std::rotate(Order.begin(), Order.begin() + Round % Order.size(),
+                Order.end());
+    for (const std::string &Mode : Order) {
+      std::vector<double> Ms;
+      if (Mode == "alone") {
+        usePolicy({P.First, P.Second}, Variant::Original);
+        Ms = {runAlone(*P.First), runAlone(*P.Second)};
+      } else {
+        std::vector<SuiteWorkload *> ToCheck;
+        if (Round == 1)
+          for (SuiteWorkload *W : Both)
+            if (Opt.Check == CheckPolicy::EveryPair ||
+                !W->CheckedModes.count(Mode))
+              ToCheck.push_back(W);
+        for (SuiteWorkload *W : ToCheck)
+          W->Instance->resetOutputs(GateStream);
+        Ms = runMode(P, Mode);
+        for (SuiteWorkload *W : ToCheck) {
+          Checks[Mode].push_back(check(*W));
+          W->CheckedModes.insert(Mode);
+        }
+      }
+      if (Round == 0) // warm-up
+        continue;
+      std::vector<std::vector<double>> &S = Samples[Mode];
+      S.resize(2);
+      for (int I = 0; I < 2; ++I)
+        S[I].push_back(Ms[I]);
+    }
+  }
+
+  const std::vector<double> &AloneA = Samples["alone"][0];
+  const std::vector<double> &AloneB = Samples["alone"][1];
+  for (const std::string &Mode : Opt.Modes) {
+    ModeRecord R;
+    R.Pair = P.Pair.name();
+    R.Mode = Mode;
+    R.Categories = categoriesOf(P.Pair);
+    if (P.Config.count(Mode))
+      R.Config = P.Config[Mode];
+    if (!R.Config.contains("runs"))
+      R.Config["runs"] = whatRuns(Mode);
+    double AloneMs[2] = {median(AloneA), median(AloneB)};
+    for (int I = 0; I < 2; ++I) {
+      KernelRecord K;
+      K.Workload = Both[I]->name();
+      K.Reps = Both[I]->Reps;
+      K.AloneMs = AloneMs[I];
+      if (Samples.count(Mode))
+        K.CoRunSamplesMs = Samples[Mode][I];
+      R.Kernels.push_back(K);
+    }
+    if (P.Missing.count(Mode)) {
+      R.Status = "unavailable";
+      R.Note = P.Missing[Mode];
+    }
+    R.Checks = Checks[Mode];
+    for (const CheckRecord &C : R.Checks)
+      if (!C.Ok) {
+        R.Status = "failed";
+        R.Note = C.Workload + " failed its check after this co-run";
+        Failures.push_back(R.Pair + "/" + Mode + ": " + C.Workload + ": " +
+                           C.Summary);
+      }
+    Records.push_back(R);
+  }
+}
+
+json Harness::workloadsJson() const {
+  json List = json::array();
+  for (const std::string &Name : WorkloadOrder) {
+    const SuiteWorkload &W = *Workloads.at(Name);
+    wl::RunEstimate E = W.Instance->estimate();
+    json J = {{"name", Name},
+              {"class", className(W.Class->Class)},
+              {"ops_per_byte", W.Class->OpsPerByte},
+              {"h100_readme_run_ms", W.Class->H100RunMs},
+              {"length", lengthName(W.Class->length())},
+              {"kernels", W.Info->kernelNames},
+              {"params", W.Info->params(wl::Size::Default).str()},
+              {"run_ms", W.RunMs},
+              {"reps", W.Reps},
+              {"alone_ms", W.AloneMs},
+              {"estimate_bytes_per_run", E.bytes},
+              {"estimate_ops_per_run", E.flops}};
+    if (W.RunMs > 0)
+      J["dram_gb_per_s"] = E.bytes / (W.RunMs * 1e-3) / 1e9;
+    if (E.bytes > 0)
+      J["estimate_ops_per_byte"] = E.flops / E.bytes;
+    J["checks"] = json::array();
+    for (const CheckRecord &C : W.AloneChecks)
+      J["checks"].push_back({{"ok", C.Ok}, {"summary", C.Summary}});
+    J["profile"] = json::array();
+    for (const smc::ScalingPoint &Point : W.Profile.points())
+      J["profile"].push_back({{"sms", Point.Sms},
+                              {"workers_per_sm", Point.WorkersPerSm},
+                              {"ms", Point.Seconds * 1e3}});
+    List.push_back(J);
+  }
+  return List;
+}
+
+json Harness::report() const {
+  json J;
+  J["context"] = Context;
+  J["context"]["elapsed_s"] = elapsedSeconds();
+  J["context"]["gate_timeouts"] = GateTimeouts;
+  J["context"]["unreleased_runs"] = UnreleasedRuns;
+  J["workloads"] = workloadsJson();
+  J["benchmarks"] = json::array();
+  for (const ModeRecord &R : Records)
+    J["benchmarks"].push_back(toJson(R));
+  J["summary"] = summarize(Records, Opt.Modes);
+  J["failures"] = Failures;
+  J["skipped_pairs"] = Skipped;
+  if (!Fatal.empty())
+    J["fatal_error"] = Fatal;
+  return J;
+}
+
+void Harness::writeReport() const {
+  std::string Temporary = Opt.OutFile + ".tmp";
+  {
+    std::ofstream Out(Temporary);
+    Out << report().dump(1) << "\n";
+    if (!Out)
+      throw std::runtime_error("cannot write " + Temporary);
+  }
+  if (std::rename(Temporary.c_str(), Opt.OutFile.c_str()) != 0)
+    throw std::runtime_error("cannot rename " + Temporary + " to " +
+                             Opt.OutFile);
+}
+
+int Harness::run() {
+  try {
+    initDevice();
+    std::fprintf(stderr, "%s: %s, %u SMs; %zu pairs, modes:", Program,
+                 Prop.name, NumSms, Opt.Pairs.size());
+    for (const std::string &Mode : Opt.Modes)
+      std::fprintf(stderr, " %s", Mode.c_str());
+    std::fprintf(
+        stderr, "%s\n",
+        GreenProblem.empty()
+            ? ""
+            : ("\n  green contexts unavailable: " + GreenProblem).c_str());
+    double PairSeconds = 0; // the longest pair so far
+    for (size_t I = 0; I < Opt.Pairs.size(); ++I) {
+      const WorkloadPair &Pair = Opt.Pairs[I];
+      double Begin = elapsedSeconds();
+      if (Begin + PairSeconds > Opt.BudgetSeconds) {
+        for (size_t J = I; J < Opt.Pairs.size(); ++J)
+          Skipped.push_back(Opt.Pairs[J].name());
+        std::fprintf(stderr,
+                     "%s: %.0f s of the %.0f s budget used: %zu pairs "
+                     "skipped\n",
+                     Program, Begin, Opt.BudgetSeconds, Skipped.size());
+        break;
+      }
+      PairRun P;
+      P.Pair = Pair;
+      P.First = &workload(Pair.First);
+      P.Second = &workload(Pair.Second);
+      if (wants("green"))
+        sweepGreen(P);
+      if (wants("smc-oracle"))
+        sweepOracle(P);
+      if (wants("smc-scheduler"))
+        schedule(P);
+      measure(P);
+      writeReport();
+      PairSeconds = std::max(PairSeconds, elapsedSeconds() - Begin);
+      std::fprintf(stderr, "%s: pair %zu/%zu %s done (%.1f s)\n", Program,
+                   I + 1, Opt.Pairs.size(), Pair.name().c_str(),
+                   elapsedSeconds() - Begin);
+    }
+  } catch (const std::exception &E) {
+    Fatal = E.what();
+    std::fprintf(stderr, "%s: %s\n", Program, E.what());
+  }
+  try {
+    writeReport();
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "%s: %s\n", Program, E.what());
+    return 1;
+  }
+  for (const std::string &F : Failures)
+    std::fprintf(stderr, "%s: FAILED: %s\n", Program, F.c_str());
+  std::fprintf(stderr, "%s: wrote %s\n", Program, Opt.OutFile.c_str());
+  return Fatal.empty() && Failures.empty() ? 0 : 1;
+}
+
+// --list: the classification and the pairs, checked against the registry;
+// no CUDA call.
+int listPairs(const Options &O) {
+  int Status = 0;
+  std::printf("%-9s %-8s %10s %10s %-7s\n", "workload", "class", "ops/byte",
+              "H100 ms", "length");
+  for (const ClassifiedWorkload &W : classifiedWorkloads()) {
+    const wl::WorkloadInfo *Info = wl::findWorkload(W.Name);
+    const char *Problem = !Info ? "  NOT IN THE REGISTRY"
+                          : Info->features & wl::FeatureEarlyExitBeforeBarrier
+                              ? "  ONE-CHUNK: setStreamSMs cannot confine it"
+                              : "";
+    Status |= *Problem != '\0';
+    std::printf("%-9s %-8s %10.2f %10.2f %-7s%s\n", W.Name, className(W.Class),
+                W.OpsPerByte, W.H100RunMs, lengthName(W.length()), Problem);
+  }
+  std::map<std::string, unsigned> PerCategory;
+  std::printf("\n%zu pairs:\n", O.Pairs.size());
+  for (const WorkloadPair &P : O.Pairs) {
+    std::string Categories;
+    for (const std::string &C : categoriesOf(P)) {
+      Categories += (Categories.empty() ? "" : ", ") + C;
+      ++PerCategory[C];
+    }
+    std::printf("  %-16s %s\n", P.name().c_str(), Categories.c_str());
+  }
+  for (const std::string &C : allCategories())
+    std::printf("%-18s %u pairs\n", C.c_str(), PerCategory[C]);
+  return Status;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  Options O;
+  std::string Error;
+  if (!parseOptions(std::vector<std::string>(Argv + 1, Argv + Argc), O,
+                    Error)) {
+    if (Error == "help") {
+      std::fputs(usage().c_str(), stdout);
+      return 0;
+    }
+    std::fprintf(stderr, "%s: %s\n%s", Program, Error.c_str(), usage().c_str());
+    return 2;
+  }
+  if (O.ListOnly)
+    return listPairs(O);
+  if (std::getenv("SMC_STATS")) {
+    // It synchronizes after every launch, which the common start forbids.
+    std::fprintf(stderr,
+                 "%s: unset SMC_STATS (it synchronizes after each "
+                 "launch)\n",
+                 Program);
+    return 2;
+  }
+  // A lazy module load during a co-run can wait for the other kernel
+  // (README, "Lazy module loading"): load everything up front.
+  setenv("CUDA_MODULE_LOADING", "EAGER", 0);
+  int Count = 0;
+  if (cudaGetDeviceCount(&Count) != cudaSuccess || Count == 0) {
+    std::fprintf(stderr, "%s: no CUDA GPU\n", Program);
+    return 77;
+  }
+  Harness H(std::move(O));
+  return H.run();
+}
