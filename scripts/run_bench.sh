@@ -48,13 +48,7 @@ if [[ ! -x $bench ]]; then
     "$([[ $name == suite ]] && echo SMC_SUITE_BENCH || echo SMC_BENCH))" >&2
   exit 1
 fi
-python=""
-for p in ${SMC_PYTHON:-} /usr/bin/python3 python3; do
-  if "$p" -c "import matplotlib" 2>/dev/null; then
-    python=$p
-    break
-  fi
-done
+python=$("$here/matplotlib_python.sh" || true)
 
 mkdir -p "$out"
 "$bench" \
