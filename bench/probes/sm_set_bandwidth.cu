@@ -1,0 +1,112 @@
+//===- sm_set_bandwidth.cu - Copy bandwidth of 32 workers on different SMs ===//
+//
+// A probe, compiled without the plugin: does it matter WHICH SMs a
+// bandwidth-bound kernel's few workers run on?  The question came from mvt
+// and atax, whose 32 chunks the interleaved chunk order puts on SMs 0-31
+// while the hardware spreads 32 CTAs differently.  Prints the %smid the
+// hardware gives each CTA of a 32-CTA launch, then the best of 5 times of a
+// 1 GiB copy by one persistent 1024-thread worker on each SM of a set (SMs
+// 0-31, every 4th, the last 32, the hardware's 32, 16 SMs, ...), twice.
+// Build target smc_sm_set_bandwidth; run build/bench/smc_sm_set_bandwidth.
+// README ("Why __smc is slower") has an H100 result.
+//===----------------------------------------------------------------------===//
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <vector>
+__device__ unsigned smid() {
+  unsigned s;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(s));
+  return s;
+}
+__global__ void where(unsigned *out) {
+  if (threadIdx.x == 0)
+    out[blockIdx.x] = smid();
+}
+// Persistent copy: CTAs whose SM is in the mask and which are the first on
+// their SM take row blocks from a counter.
+__global__ void copyRows(const float4 *in, float4 *out, size_t rows,
+                         size_t rowLen, const unsigned char *mask,
+                         unsigned *claimSM, unsigned *next) {
+  __shared__ unsigned row, ok;
+  if (threadIdx.x == 0) {
+    unsigned s = smid();
+    ok = mask[s] && atomicAdd(&claimSM[s], 1u) == 0;
+  }
+  __syncthreads();
+  if (!ok)
+    return;
+  for (;;) {
+    if (threadIdx.x == 0)
+      row = atomicAdd(next, 1u);
+    __syncthreads();
+    unsigned r = row;
+    __syncthreads();
+    if (r >= rows)
+      return;
+    for (size_t i = threadIdx.x; i < rowLen; i += blockDim.x)
+      out[r * rowLen + i] = in[r * rowLen + i];
+  }
+}
+int main() {
+  int n;
+  cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0);
+  unsigned *o;
+  cudaMallocManaged(&o, 4 * 64);
+  where<<<32, 64>>>(o);
+  cudaDeviceSynchronize();
+  printf("32-CTA launch smids:");
+  for (int i = 0; i < 32; i++)
+    printf(" %u", o[i]);
+  printf("\n");
+  size_t rows = 4096, rowLen = 16384; // 1 GiB of float4
+  float4 *in, *out;
+  cudaMalloc(&in, rows * rowLen * 16);
+  cudaMalloc(&out, rows * rowLen * 16);
+  cudaMemset(in, 1, rows * rowLen * 16);
+  unsigned char *mask;
+  unsigned *claim, *next;
+  cudaMallocManaged(&mask, n);
+  cudaMalloc(&claim, 4 * n);
+  cudaMalloc(&next, 4);
+  auto run = [&](const char *name, auto in_set, int reps) {
+    for (int s = 0; s < n; s++)
+      mask[s] = in_set(s);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    float best = 1e9;
+    for (int r = 0; r < reps; r++) {
+      cudaMemset(claim, 0, 4 * n);
+      cudaMemset(next, 0, 4);
+      cudaEventRecord(a);
+      copyRows<<<n * 8, 1024>>>(in, out, rows, rowLen, mask, claim, next);
+      cudaEventRecord(b);
+      cudaEventSynchronize(b);
+      float ms;
+      cudaEventElapsedTime(&ms, a, b);
+      if (ms < best)
+        best = ms;
+    }
+    printf("%-28s %8.3f ms  %7.1f GB/s\n", name, best,
+           2.0 * rows * rowLen * 16 / best / 1e6);
+  };
+  for (int round = 0; round < 2; round++) {
+    run("all SMs", [](int) { return 1; }, 5);
+    run("SMs 0-31", [](int s) { return s < 32; }, 5);
+    run("SMs 0,4,..,124", [](int s) { return s % 4 == 0 && s < 128; }, 5);
+    run("SMs 100-131", [n](int s) { return s >= n - 32; }, 5);
+    run("SMs 0,2,..,62", [](int s) { return s % 2 == 0 && s < 64; }, 5);
+    run("SMs 0-15", [](int s) { return s < 16; }, 5);
+    run("SMs 0,8,..,120", [](int s) { return s % 8 == 0; }, 5);
+    run(
+        "hw 32-CTA smids",
+        [o](int s) {
+          for (int i = 0; i < 32; i++)
+            if (o[i] == (unsigned)s)
+              return 1;
+          return 0;
+        },
+        5);
+  }
+  printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
+}
