@@ -7,6 +7,7 @@
 // hardware gives each CTA of a 32-CTA launch, then the best of 5 times of a
 // 1 GiB copy by one persistent 1024-thread worker on each SM of a set (SMs
 // 0-31, every 4th, the last 32, the hardware's 32, 16 SMs, ...), twice.
+// Then the same for the access pattern of mvt_kernel2 (colSum).
 // Build target smc_sm_set_bandwidth; run build/bench/smc_sm_set_bandwidth.
 // README ("Why __smc is slower") has an H100 result.
 //===----------------------------------------------------------------------===//
@@ -47,6 +48,37 @@ __global__ void copyRows(const float4 *in, float4 *out, size_t rows,
       out[r * rowLen + i] = in[r * rowLen + i];
   }
 }
+// The access pattern of mvt_kernel2: each of 32 CTAs of 256 threads sums one
+// 256-column stripe of an n x n matrix over all rows (coalesced rows, one
+// row of 32 KB per iteration across the CTAs).  colSumPlain is launched with
+// 32 CTAs where the hardware puts them; colSumOnSet runs the 32 stripes on
+// the first CTA of each SM of a set, one stripe per CTA, as __smc's
+// interleaved queues do.
+__device__ void colSum(const float *a, const float *y, float *out, int n,
+                       unsigned stripe) {
+  unsigned i = stripe * blockDim.x + threadIdx.x;
+  float sum = 0;
+  for (int j = 0; j < n; ++j)
+    sum += a[size_t(j) * n + i] * y[j];
+  out[i] = sum;
+}
+__global__ void colSumPlain(const float *a, const float *y, float *out, int n) {
+  colSum(a, y, out, n, blockIdx.x);
+}
+__global__ void colSumOnSet(const float *a, const float *y, float *out, int n,
+                            const unsigned char *mask, unsigned *claimSM,
+                            unsigned *next, unsigned stripes) {
+  __shared__ unsigned stripe;
+  if (threadIdx.x == 0) {
+    unsigned s = smid();
+    stripe =
+        mask[s] && atomicAdd(&claimSM[s], 1u) == 0 ? atomicAdd(next, 1u) : ~0u;
+  }
+  __syncthreads();
+  if (stripe < stripes)
+    colSum(a, y, out, n, stripe);
+}
+
 int main() {
   int n;
   cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, 0);
@@ -107,6 +139,49 @@ int main() {
           return 0;
         },
         5);
+  }
+  // mvt_kernel2's pattern, n = 8192 (256 MiB), the same sets.
+  int n2 = 8192;
+  float *a2 = reinterpret_cast<float *>(in),
+        *y2 = reinterpret_cast<float *>(out);
+  float *out2;
+  cudaMalloc(&out2, 4 * n2);
+  auto runCol = [&](const char *name, auto inSet) {
+    for (int s = 0; s < n; s++)
+      mask[s] = inSet(s);
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    float best = 1e9;
+    for (int r = 0; r < 5; r++) {
+      cudaMemset(claim, 0, 4 * n);
+      cudaMemset(next, 0, 4);
+      cudaEventRecord(a);
+      if (inSet(-1))
+        colSumPlain<<<n2 / 256, 256>>>(a2, y2, out2, n2);
+      else
+        colSumOnSet<<<n * 8, 256>>>(a2, y2, out2, n2, mask, claim, next,
+                                    n2 / 256);
+      cudaEventRecord(b);
+      cudaEventSynchronize(b);
+      float ms;
+      cudaEventElapsedTime(&ms, a, b);
+      if (ms < best)
+        best = ms;
+    }
+    printf("colsum %-21s %8.3f ms\n", name, best);
+  };
+  for (int round = 0; round < 2; round++) {
+    runCol("hardware (plain)", [](int s) { return s < 0; });
+    runCol("SMs 0-31", [](int s) { return s >= 0 && s < 32; });
+    runCol("SMs 0,4,..,124",
+           [](int s) { return s >= 0 && s % 4 == 0 && s < 128; });
+    runCol("SMs 0,16,32,2,..", [o](int s) {
+      for (int i = 0; i < 32; i++)
+        if (o[i] == (unsigned)s)
+          return 1;
+      return 0;
+    });
   }
   printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
