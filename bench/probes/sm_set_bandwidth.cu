@@ -67,12 +67,18 @@ __global__ void colSumPlain(const float *a, const float *y, float *out, int n) {
 }
 __global__ void colSumOnSet(const float *a, const float *y, float *out, int n,
                             const unsigned char *mask, unsigned *claimSM,
-                            unsigned *next, unsigned stripes) {
+                            unsigned *next, unsigned stripes, unsigned delay) {
   __shared__ unsigned stripe;
   if (threadIdx.x == 0) {
     unsigned s = smid();
     stripe =
         mask[s] && atomicAdd(&claimSM[s], 1u) == 0 ? atomicAdd(next, 1u) : ~0u;
+    // Start stripe k k * delay cycles late: do staggered starts cost?
+    if (stripe < stripes && delay) {
+      long long until = clock64() + (long long)stripe * delay;
+      while (clock64() < until)
+        ;
+    }
   }
   __syncthreads();
   if (stripe < stripes)
@@ -146,7 +152,7 @@ int main() {
         *y2 = reinterpret_cast<float *>(out);
   float *out2;
   cudaMalloc(&out2, 4 * n2);
-  auto runCol = [&](const char *name, auto inSet) {
+  auto runCol = [&](const char *name, auto inSet, unsigned delay = 0) {
     for (int s = 0; s < n; s++)
       mask[s] = inSet(s);
     cudaEvent_t a, b;
@@ -161,7 +167,7 @@ int main() {
         colSumPlain<<<n2 / 256, 256>>>(a2, y2, out2, n2);
       else
         colSumOnSet<<<n * 8, 256>>>(a2, y2, out2, n2, mask, claim, next,
-                                    n2 / 256);
+                                    n2 / 256, delay);
       cudaEventRecord(b);
       cudaEventSynchronize(b);
       float ms;
@@ -176,6 +182,11 @@ int main() {
     runCol("SMs 0-31", [](int s) { return s >= 0 && s < 32; });
     runCol("SMs 0,4,..,124",
            [](int s) { return s >= 0 && s % 4 == 0 && s < 128; });
+    for (unsigned delay : {100u, 1000u, 4000u, 16000u}) {
+      char name[64];
+      snprintf(name, sizeof name, "SMs 0-31, +%u cyc/stripe", delay);
+      runCol(name, [](int s) { return s >= 0 && s < 32; }, delay);
+    }
     runCol("SMs 0,16,32,2,..", [o](int s) {
       for (int i = 0; i < 32; i++)
         if (o[i] == (unsigned)s)
