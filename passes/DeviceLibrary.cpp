@@ -28,7 +28,7 @@ namespace smc {
 
 static const char *const EntryNames[] = {
     SMC_DEVICE_FIRST_CHUNK, SMC_DEVICE_CHUNK_BEGIN, SMC_DEVICE_NEXT_CHUNK};
-static const char *const SlotName = SMC_DEVICE_SLOT;
+static const char *const SharedName = SMC_DEVICE_SHARED;
 // Marks the functions that came from the library.
 static const char *const LibraryAttr = "smc-device-library";
 
@@ -67,8 +67,8 @@ Expected<DeviceLibrary> linkDeviceLibrary(Module &M) {
           F.addFnAttr(AnyKernel->getFnAttribute(Attr));
       }
     }
-    if (GlobalVariable *Slot = M.getGlobalVariable(SlotName))
-      Slot->setLinkage(GlobalValue::InternalLinkage);
+    if (GlobalVariable *Shared = M.getGlobalVariable(SharedName))
+      Shared->setLinkage(GlobalValue::InternalLinkage);
   }
   DeviceLibrary Lib;
   Lib.FirstChunk = M.getFunction(EntryNames[0]);
@@ -89,9 +89,9 @@ void dropUnusedDeviceLibrary(Module &M) {
         Erased = true;
       }
   }
-  if (GlobalVariable *Slot = M.getGlobalVariable(SlotName, true))
-    if (Slot->use_empty())
-      Slot->eraseFromParent();
+  if (GlobalVariable *Shared = M.getGlobalVariable(SharedName, true))
+    if (Shared->use_empty())
+      Shared->eraseFromParent();
 }
 
 } // namespace smc

@@ -172,7 +172,8 @@ bool isGridSync(StringRef Name) {
 
 // Hardware limits a variant must stay within (PTX ISA, sm_70 and later):
 // 32764 bytes of kernel parameters, 48 KiB of static shared memory.  The
-// descriptor adds to the first; __smc's chunk broadcast slots to the second.
+// descriptor adds to the first; __smc's worker state (SMC_DEVICE_SHARED) to
+// the second.
 std::string hardwareLimit(const Function &K, VariantKind Kind) {
   const DataLayout &DL = K.getParent()->getDataLayout();
   uint64_t Params = DL.getTypeAllocSize(descriptorType(K.getContext()));
@@ -185,7 +186,7 @@ std::string hardwareLimit(const Function &K, VariantKind Kind) {
   if (Kind != VariantKind::SMCentric)
     return "";
   // Static shared memory the kernel and its callees use.
-  uint64_t Shared = 8; // __smc_dev_slot
+  uint64_t Shared = SMC_DEVICE_SHARED_BYTES; // the worker's own
   SmallPtrSet<const GlobalVariable *, 8> Seen;
   SmallVector<const Function *, 8> Work{&K};
   SmallPtrSet<const Function *, 8> Visited{&K};

@@ -156,7 +156,7 @@ enum SmcLaunchCounter : uint32_t {
 
 // Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
 // allocates this many uint32_t for it in every __smc variant.
-#define SMC_WORKER_STATE_WORDS 7u
+#define SMC_WORKER_STATE_WORDS 1u
 
 // Layout of the optional statistics block (all uint32_t, zeroed by the
 // runtime before the launch), for S = num_slots:
@@ -188,7 +188,10 @@ enum SmcStatsWord : uint32_t {
 #define SMC_DEVICE_FIRST_CHUNK "__smc_dev_first_chunk"
 #define SMC_DEVICE_CHUNK_BEGIN "__smc_dev_chunk_begin"
 #define SMC_DEVICE_NEXT_CHUNK "__smc_dev_next_chunk"
-#define SMC_DEVICE_SLOT "__smc_dev_slot"
+// The worker's static shared memory (chunk-id slots and the leader's state)
+// and its size in bytes.
+#define SMC_DEVICE_SHARED "__smc_dev_shared"
+#define SMC_DEVICE_SHARED_BYTES 32u
 
 // The record <kernel>__smc_info the plugin leaves in the device module for
 // every kernel it considered, as five uint32_t.

@@ -50,35 +50,52 @@
 //===----------------------------------------------------------------------===//
 #include "smc/abi.h"
 
+// Per-thread state of a worker: what the pass allocates
+// (SMC_WORKER_STATE_WORDS), kept in registers across the chunk body.
 struct SmcWorkerState {
-  unsigned smid;     // warp 0: the SM this worker runs on
-  unsigned ownQueue; // leader: the queue it claims from (its SM's, or 0)
-  unsigned pending;  // leader: own-queue position claimed ahead, or NONE
-  unsigned parity;   // which broadcast slot the next chunk id goes through
-  unsigned ownDone;  // leader: OWN_EXHAUSTED, LEAVING, KEEPER, FIRST_CHUNK
-  unsigned ownFirst; // leader: first chunk of its own queue
-  unsigned ownSize;  // leader: length of its own queue (0 if none)
+  unsigned parity; // which broadcast slot the next chunk id goes through
 };
 
 static_assert(sizeof(SmcWorkerState) == 4 * SMC_WORKER_STATE_WORDS,
               "the pass allocates SMC_WORKER_STATE_WORDS words of state");
 
-// Chunk ids travel from the leader thread to the whole worker through
-// shared memory.  Two slots, used alternately, so that the leader never
-// overwrites a slot that a slow thread has still to read (every thread
-// reads slot p before it reaches the barrier after which p is written
-// again).
-__shared__ unsigned __smc_dev_slot[2];
+// The worker's own state, one per CTA in shared memory: written by the
+// leader (smid also read by warp 0).  Not per-thread state: registers live
+// across the chunk body are registers the kernel's own code cannot use, and
+// seven of them made ptxas issue mvt's column loads two at a time instead of
+// eight (2.5x).
+struct SmcLeaderState {
+  unsigned smid;     // the SM this worker runs on (warp 0 reads it)
+  unsigned ownQueue; // the queue it claims from (its SM's, or 0)
+  unsigned pending;  // own-queue position claimed ahead, or NONE
+  unsigned ownDone;  // OWN_EXHAUSTED, LEAVING, KEEPER, FIRST_CHUNK
+  unsigned ownFirst; // first chunk of its own queue
+  unsigned ownSize;  // length of its own queue (0 if none)
+};
+
+// The worker's shared memory (SMC_DEVICE_SHARED; the plugin counts its size
+// against the 48 KiB of static shared memory).  Chunk ids travel from the
+// leader thread to the whole worker through `slot`: two slots, used
+// alternately, so that the leader never overwrites a slot that a slow
+// thread has still to read (every thread reads slot p before it reaches the
+// barrier after which p is written again).
+struct SmcWorkerShared {
+  unsigned slot[2];
+  SmcLeaderState leader;
+};
+static_assert(sizeof(SmcWorkerShared) == SMC_DEVICE_SHARED_BYTES,
+              "abi.h: SMC_DEVICE_SHARED_BYTES");
+__shared__ SmcWorkerShared __smc_dev_shared;
 
 namespace {
 
-// Bits of SmcWorkerState::ownDone.  The first two make the worker claim
+// Bits of SmcLeaderState::ownDone.  The first two make the worker claim
 // nothing more from its own queue.
 constexpr unsigned OWN_EXHAUSTED = 1u; // its own queue is known exhausted
 constexpr unsigned LEAVING = 2u;       // live partition: leave at chunk end
 constexpr unsigned NO_OWN_CLAIMS = OWN_EXHAUSTED | LEAVING;
-constexpr unsigned KEEPER = 4u; // the launch's first active worker, which
-                                // never leaves
+constexpr unsigned KEEPER = 4u;      // the launch's first active worker, which
+                                     // never leaves
 constexpr unsigned FIRST_CHUNK = 8u; // in its first chunk: no claim ahead
 
 __device__ __forceinline__ bool isLeader() {
@@ -179,7 +196,7 @@ __device__ __forceinline__ bool inWarp0() { return linearThread() < 32; }
 // (lane 0 is the leader): the lanes look at 32 queues at a time, so running
 // dry costs a few memory latencies rather than one per SM.  Returns the
 // same chunk, or NONE, to every lane.
-__device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
+__device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w) {
   if (d->ordered) // one queue, the worker's own: nothing to steal
     return SMC_NO_CHUNK;
   unsigned mask = warp0Mask();
@@ -213,7 +230,7 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcWorkerState *w) {
 
 // Leader only: the chunk at position pos of its own queue, or NONE (and
 // the queue is known exhausted) past its end.
-__device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
+__device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
                                unsigned pos) {
   if (pos >= w->ownSize) {
     w->ownDone |= OWN_EXHAUSTED;
@@ -228,7 +245,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcWorkerState *w,
 // Leader only: the next chunk of its own queue (unless known empty).  No
 // look before the atomic: it would put one more memory latency in front of
 // every chunk, and a claim past the end is harmless.
-__device__ unsigned claimOwn(const SmcDescriptor *d, SmcWorkerState *w) {
+__device__ unsigned claimOwn(const SmcDescriptor *d, SmcLeaderState *w) {
   if (w->ownDone & NO_OWN_CLAIMS)
     return SMC_NO_CHUNK;
   return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
@@ -244,7 +261,7 @@ __device__ __forceinline__ unsigned ownQueueOf(const SmcDescriptor *d,
 }
 
 // Leader only: learns where its own queue is.
-__device__ void findOwnQueue(const SmcDescriptor *d, SmcWorkerState *w) {
+__device__ void findOwnQueue(const SmcDescriptor *d, SmcLeaderState *w) {
   w->ownDone = OWN_EXHAUSTED;
   w->ownSize = 0;
   w->ownFirst = 0;
@@ -270,7 +287,7 @@ __device__ void resetCounters(const SmcDescriptor *d) {
 
 // Loop mode: the worker will touch no counter again.  The last one of the
 // launch resets them.
-__device__ void workerDone(const SmcDescriptor *d, const SmcWorkerState *w) {
+__device__ void workerDone(const SmcDescriptor *d, const SmcLeaderState *w) {
   if (w->ownDone & LEAVING)
     countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_LEFT));
   __threadfence();
@@ -300,7 +317,7 @@ __device__ __forceinline__ unsigned targetOn(const SmcDescriptor *d,
 // A retreating worker takes itself off its SM's count again, so that the
 // count is the SM's active workers (what live partitions compare).  The
 // first worker to become active is the launch's keeper.
-__device__ bool decideActive(const SmcDescriptor *d, SmcWorkerState *w,
+__device__ bool decideActive(const SmcDescriptor *d, SmcLeaderState *w,
                              bool ownWork) {
   unsigned smid = w->smid;
   bool active = false;
@@ -352,14 +369,14 @@ __device__ __forceinline__ bool leaves(const SmcDescriptor *d, unsigned smid) {
   return false;
 }
 
-__device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
+__device__ __forceinline__ unsigned broadcast(SmcWorkerState *state,
                                               unsigned chunk) {
-  unsigned p = w->parity;
+  unsigned p = state->parity;
   if (isLeader())
-    __smc_dev_slot[p] = chunk;
+    __smc_dev_shared.slot[p] = chunk;
   __syncthreads();
-  w->parity = p ^ 1u;
-  return __smc_dev_slot[p];
+  state->parity = p ^ 1u;
+  return __smc_dev_shared.slot[p];
 }
 
 } // namespace
@@ -369,15 +386,16 @@ __device__ __forceinline__ unsigned broadcast(SmcWorkerState *w,
 // barrier hands the chunk to the whole worker.
 
 extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
-                                                     SmcWorkerState *w) {
-  w->parity = 0;
-  w->pending = SMC_NO_CHUNK;
-  w->ownDone = 0;
+                                                     SmcWorkerState *state) {
+  SmcLeaderState *w = &__smc_dev_shared.leader;
+  state->parity = 0;
   unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
     unsigned mask = warp0Mask();
     bool active = false;
     if (isLeader()) {
+      w->pending = SMC_NO_CHUNK;
+      w->ownDone = 0;
       w->smid = readSmid();
       w->ownQueue = ownQueueOf(d, w->smid);
       // One-chunk mode: the own-queue atomic goes out together with the
@@ -402,7 +420,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
         chunk = claimOwn(d, w);
       }
     }
-    w->smid = __shfl_sync(mask, w->smid, 0);
+    __syncwarp(mask); // w->smid, for steal()
     active = __shfl_sync(mask, active, 0);
     chunk = __shfl_sync(mask, chunk, 0);
     if (active && chunk == SMC_NO_CHUNK)
@@ -410,7 +428,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
       workerDone(d, w);
   }
-  return broadcast(w, chunk);
+  return broadcast(state, chunk);
 }
 
 // Loop mode: the leader claims its next own-queue position now, so that the
@@ -425,17 +443,19 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 // (15.5 chunks per SM, 8 workers) 19%.  Not in ordered mode, where a claimed
 // chunk must be a running one, nor once the worker is leaving.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
-                                                 SmcWorkerState *w) {
+                                                 SmcWorkerState *) {
+  SmcLeaderState *w = &__smc_dev_shared.leader;
   if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() &&
       !(w->ownDone & (NO_OWN_CLAIMS | FIRST_CHUNK)))
     w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
 }
 
 extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
-                                                    SmcWorkerState *w) {
+                                                    SmcWorkerState *state) {
   // One-chunk mode: the worker ends with its chunk, like the original CTA.
   if (d->mode == SMC_MODE_ONE_CHUNK)
     return SMC_NO_CHUNK;
+  SmcLeaderState *w = &__smc_dev_shared.leader;
   unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
     // SMC_NO_CHUNK - 1 (never a chunk id: grids have at most 2^27 CTAs):
@@ -466,5 +486,5 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK)
       workerDone(d, w);
   }
-  return broadcast(w, chunk);
+  return broadcast(state, chunk);
 }

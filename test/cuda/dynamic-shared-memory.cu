@@ -25,9 +25,9 @@ __global__ void reverse(float *data, int n) {
 // PTX-NOT:   .shared
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;
 // PTX-LABEL: .visible .entry _Z7reversePfi__smc(
-// PTX:       .shared .align 4 .b8 __smc_dev_slot[8];
+// PTX:       .shared .align 4 .b8 __smc_dev_shared[32];
 // PTX-NOT:   .shared .{{.*}}[
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;
 // PTX-LABEL: .visible .entry _Z7reversePfi__slice(
-// PTX-NOT:   __smc_dev_slot
+// PTX-NOT:   __smc_dev_shared
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;

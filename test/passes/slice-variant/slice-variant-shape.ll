@@ -56,7 +56,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT: }
 ; No worker loop, no worker library in a slice-only module.
 ; CHECK-NOT: smc.dispatch
-; CHECK-NOT: __smc_dev_slot
+; CHECK-NOT: __smc_dev_shared
 ; CHECK: attributes [[ATTRS]] = { "nvvm.maxntid"="64" }
 
 ; REMARK: remark: <unknown>:0:0: kernel 'K': built K__slice (index rectification; 3 blockIdx/gridDim reads replaced)
