@@ -47,7 +47,9 @@ const EnvironmentPolicy &environmentPolicy() {
 bool samePolicy(const Policy &A, const Policy &B) {
   return A.variant == B.variant && A.workersPerSM == B.workersPerSM &&
          A.sms == B.sms && A.order == B.order && A.chunkToSM == B.chunkToSM &&
-         A.sliceSize == B.sliceSize;
+         A.clusterDir == B.clusterDir && A.clusterSize == B.clusterSize &&
+         A.clusterWidth == B.clusterWidth &&
+         A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize;
 }
 
 uint32_t internPolicy(const Policy &P) {

@@ -121,6 +121,21 @@ private:
     return parseOptions(Ident, Inner, Policy);
   }
 
+  // `S` split at every ',' outside parentheses (order=cluster(x,4) is one
+  // option); empty pieces are kept.
+  static std::vector<std::string> splitTopLevel(const std::string &S) {
+    std::vector<std::string> Parts(1);
+    int Depth = 0;
+    for (char C : S) {
+      Depth += C == '(' ? 1 : C == ')' ? -1 : 0;
+      if (C == ',' && Depth == 0)
+        Parts.emplace_back();
+      else
+        Parts.back() += C;
+    }
+    return Parts;
+  }
+
   static size_t matchingParen(const std::string &S, size_t Open) {
     int Depth = 0;
     for (size_t I = Open; I < S.size(); ++I) {
@@ -137,7 +152,7 @@ private:
     bool IsSmc = Action == "smc";
     const char *KeysOfAction = IsSmc ? "workers, sms or order" : "size";
     std::set<std::string> Seen;
-    for (const std::string &RawOption : split(Inner, ',')) {
+    for (const std::string &RawOption : splitTopLevel(Inner)) {
       std::string Option = trim(RawOption);
       if (Option.empty())
         return fail("empty option in '" + Action + "(" + Inner + ")'");
@@ -184,14 +199,84 @@ private:
       } else if (Value == "table") {
         return fail("order 'table' needs a chunk table: use smc::Policy "
                     "with ChunkOrder::Table from C++");
+      } else if (Value.compare(0, 7, "cluster") == 0 &&
+                 (Value.size() == 7 || Value[7] == '(' || isSpace(Value[7]))) {
+        return parseCluster(Value, Policy);
       } else {
         return fail("'" + Value +
-                    "' is not a chunk order (expected contiguous or "
-                    "interleaved)");
+                    "' is not a chunk order (expected contiguous, "
+                    "interleaved or cluster(x|y|tile[,N|WxH]))");
       }
       return true;
     }
     return parseSmList(Value, Policy.sms);
+  }
+
+  // order=cluster(DIR[,SIZE]): DIR is x, y or tile; SIZE is N chunks, or
+  // for tile also WxH.
+  bool parseCluster(const std::string &Value, Policy &Policy) {
+    const char *Expected = "expected cluster(x|y|tile[,N]) or "
+                           "cluster(tile,WxH), e.g. cluster(tile,4x2)";
+    std::string Rest = trim(Value.substr(7));
+    if (Rest.empty())
+      return fail("order 'cluster' needs a direction (" +
+                  std::string(Expected) + ")");
+    if (Rest.front() != '(')
+      return fail("unexpected '" + Rest + "' after order 'cluster' (" +
+                  Expected + ")");
+    // Parentheses are balanced, so the first '(' has a matching ')'.
+    size_t Close = matchingParen(Rest, 0);
+    std::string Shown = "cluster" + Rest.substr(0, Close + 1);
+    if (Close + 1 != Rest.size())
+      return fail("unexpected '" + trim(Rest.substr(Close + 1)) + "' after '" +
+                  Shown + "'");
+    std::vector<std::string> Args = split(Rest.substr(1, Close - 1), ',');
+    if (Args.size() > 2)
+      return fail("too many arguments in '" + Shown + "' (" + Expected + ")");
+    std::string Dir = trim(Args[0]);
+    if (Dir.empty())
+      return fail("'" + Shown + "' names no direction (" + Expected + ")");
+    if (Dir == "x") {
+      Policy.clusterDir = ClusterDir::X;
+    } else if (Dir == "y") {
+      Policy.clusterDir = ClusterDir::Y;
+    } else if (Dir == "tile") {
+      Policy.clusterDir = ClusterDir::Tile;
+    } else {
+      return fail("'" + Dir + "' in '" + Shown +
+                  "' is not a cluster direction (expected x, y or tile)");
+    }
+    Policy.order = ChunkOrder::Cluster;
+    Policy.clusterSize = Policy.clusterWidth = Policy.clusterHeight = 0;
+    if (Args.size() == 1)
+      return true;
+    std::string Size = trim(Args[1]);
+    if (Size.empty())
+      return fail("empty cluster size in '" + Shown + "' (" + Expected + ")");
+    // A bad number names the cluster it belongs to.
+    auto InCluster = [&](bool Ok) {
+      if (!Ok)
+        Error += " (the cluster size in '" + Shown + "')";
+      return Ok;
+    };
+    size_t Times = Size.find('x');
+    if (Times == std::string::npos)
+      return InCluster(parsePositive(Size, Policy.clusterSize));
+    if (Policy.clusterDir != ClusterDir::Tile)
+      return fail("'" + Size + "' in '" + Shown +
+                  "' is a tile shape: only cluster(tile,WxH) takes one");
+    std::string Width = trim(Size.substr(0, Times));
+    std::string Height = trim(Size.substr(Times + 1));
+    if (Width.empty() || Height.empty())
+      return fail("'" + Size + "' in '" + Shown +
+                  "' is not a tile shape (expected WxH, e.g. 4x2)");
+    if (!InCluster(parsePositive(Width, Policy.clusterWidth)) ||
+        !InCluster(parsePositive(Height, Policy.clusterHeight)))
+      return false;
+    if (uint64_t(Policy.clusterWidth) * Policy.clusterHeight > UINT32_MAX)
+      return fail("the tile " + Size + " in '" + Shown + "' has more than " +
+                  std::to_string(UINT32_MAX) + " chunks");
+    return true;
   }
 
   bool parsePositive(const std::string &Text, unsigned &Out) {

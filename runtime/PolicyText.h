@@ -8,12 +8,20 @@
 //   name   := '*' | source name (vecAdd, ns::scale<float>) | mangled name
 //   action := 'original'
 //           | 'smc'   ['(' opt (',' opt)* ')']   opt: workers=N, sms=LIST,
-//                                                     order=contiguous|interleaved
+//                                                     order=ORDER
 //           | 'slice' ['(' opt ')']              opt: size=N
 //   LIST   := item ('+' item)*,  item := N | A-B (inclusive)
+//   ORDER  := contiguous | interleaved | cluster '(' DIR [',' SIZE] ')'
+//   DIR    := x | y | tile
+//   SIZE   := N (chunks per cluster) | WxH (tile only: W along x, H along y)
 //
-// Whitespace around tokens is ignored.  Example:
+// order=cluster(...) is ChunkOrder::Cluster: clusters of neighbouring
+// chunks kept whole on one SM (smc.h, Policy::clusterDir; ChunkClusters.h);
+// without SIZE a cluster has as many chunks as the per-SM target.  Options
+// are separated by the commas outside parentheses.  Whitespace around
+// tokens is ignored.  Example:
 //   SMC_POLICY='*=smc(workers=2); vecAdd=smc(sms=0-65+70,order=interleaved);
+//               mm=smc(workers=2,order=cluster(tile,4));
 //               ns::scale<float>=slice(size=64)'
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_POLICYTEXT_H

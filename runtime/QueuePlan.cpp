@@ -1,10 +1,12 @@
 //===- QueuePlan.cpp - What one launch of a kernel runs -------------------===//
 //
-// Builds the per-SM chunk queues (contiguous, interleaved or from a table),
-// the per-SM targets and the worker count of an SM-centric launch, and the
-// slice split of a sliced one.  See QueuePlan.h.
+// Builds the per-SM chunk queues (contiguous, interleaved, from a table or
+// from clusters of neighbouring chunks), the per-SM targets and the worker
+// count of an SM-centric launch, and the slice split of a sliced one.  See
+// QueuePlan.h.
 //===----------------------------------------------------------------------===//
 #include "QueuePlan.h"
+#include "ChunkClusters.h"
 
 #include <algorithm>
 
@@ -107,6 +109,16 @@ bool planQueues(const Policy &Policy, const std::vector<uint32_t> &Set,
       }
     }
     fillQueues(Plan, [&](uint32_t C) { return Table[C]; });
+    return true;
+  }
+  case ChunkOrder::Cluster: {
+    // Default size: the per-SM target, so that each wave of an SM's active
+    // workers takes one cluster.
+    ClusterExtent Extent;
+    if (!clusterExtent(Policy, Plan.Target, Extent, Reason))
+      return false;
+    dealClusters(Plan.Grid, Extent, Set, Plan.NumSlots, Plan.QueueStart,
+                 Plan.QueueChunks);
     return true;
   }
   }

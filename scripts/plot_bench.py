@@ -10,8 +10,10 @@
 #    (smc and slice), with the median over workloads of each variant marked
 #    and failed variants labelled as failed;
 #  - prints a Markdown table: workload, original ms, smc ratio, slice ratio,
-#    then rows with the median and the worst (largest) ratio over workloads,
-#    then the error message of every failed benchmark;
+#    then rows with the median and the worst (largest) ratio over workloads;
+#    then, where the file has other forms (smc_suite_bench's smc-cluster),
+#    a table of their ratios with the median of each form; then the error
+#    message of every failed benchmark;
 #  - prints the launch-path table: host microseconds per launch and the
 #    extra microseconds of the SMC entry over plain cudaLaunchKernel.
 # Every time is the median over repetitions (Google Benchmark's median
@@ -127,6 +129,27 @@ def workload_table(workloads):
     return rows, ratios, medians, worst, failures
 
 
+def other_forms_table(workloads):
+    """Returns rows (workload, form, ratio or failure) of the forms other
+    than original and VARIANTS (e.g. smc-cluster), the median ratio of each
+    such form, and their failures as [(benchmark, message)]."""
+    rows, ratios, failures = [], defaultdict(list), []
+    for name in workloads:
+        orig_ms = workloads[name].get("original", {}).get("ms")
+        for form, entry in workloads[name].items():
+            if form == "original" or form in VARIANTS:
+                continue
+            if "error" in entry:
+                failures.append(("%s/%s" % (name, form), entry["error"]))
+            if orig_ms and "ms" in entry:
+                ratios[form].append(entry["ms"] / orig_ms)
+                rows.append([name, form, "%.3f" % (entry["ms"] / orig_ms)])
+            else:
+                rows.append([name, form, cell_failed(entry)])
+    medians = {form: statistics.median(r) for form, r in ratios.items()}
+    return rows, medians, failures
+
+
 def context_line(context, runs):
     """'Results on <gpu> (...)' from the benchmark context."""
     details = ["%s SMs" % context.get("gpu_sm_count", "?")]
@@ -165,6 +188,16 @@ def print_tables(context, runs, workloads, launch):
         "n/a" if worst[v] is None else "**%.3f** (%s)" % (worst[v][1],
                                                            worst[v][0])
         for v in VARIANTS))
+    other_rows, other_medians, other_failures = other_forms_table(workloads)
+    if other_rows:
+        print("\n| workload | form | form / original |")
+        print("|---|---|---:|")
+        for row in other_rows:
+            print("| " + " | ".join(row) + " |")
+        for form in sorted(other_medians):
+            print("| **median** | %s | **%.3f** |" % (form,
+                                                      other_medians[form]))
+    failures = failures + other_failures
     if failures:
         print("\nFailed:\n")
         for bench, message in failures:

@@ -6,6 +6,10 @@
 //   <name>/smc       SM-centric variants at the original's occupancy
 //                    (smc::Policy::smCentric())
 //   <name>/slice     slice variants, one slice (smc::Policy::slice(0))
+// and, where asked for, workloads with 2-D or 3-D grids in a fourth,
+//   <name>/smc-cluster  SM-centric variants with tile clusters as large as
+//                       the per-SM target (order=cluster(tile), after
+//                       CTA-Clustering, ASPLOS'17)
 // The policy is set for every kernel in WorkloadInfo::kernelNames.  Each
 // iteration times one Workload::run() with CUDA events on a dedicated stream
 // (manual time), after warm-up runs.  Before its first timing a workload is
@@ -49,13 +53,23 @@ namespace {
 struct VariantSpec {
   const char *name;
   smc::Policy policy;
+  // Only for workloads whose grids have at least this many dimensions.
+  int minGridDims = 1;
 };
 
+// The forms every workload is timed in.
 const std::vector<VariantSpec> &variants() {
   static const std::vector<VariantSpec> list = {
       {"original", smc::Policy::original()},
       {"smc", smc::Policy::smCentric()},
       {"slice", smc::Policy::slice(0)}};
+  return list;
+}
+
+// The forms registerWorkloadBenchmarks adds with `clusterForm`.
+const std::vector<VariantSpec> &clusterVariants() {
+  static const std::vector<VariantSpec> list = {
+      {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2}};
   return list;
 }
 
@@ -68,7 +82,8 @@ void setWorkloadPolicy(const WorkloadInfo &info, const smc::Policy &policy) {
 struct Entry {
   std::string name; // of its benchmarks
   const WorkloadInfo *info = nullptr;
-  std::unique_ptr<Workload> workload; // set up, or null
+  std::vector<const VariantSpec *> forms; // its benchmarks
+  std::unique_ptr<Workload> workload;     // set up, or null
   bool verified = false;
   // Why no form of the workload can be timed (setup failed), or "".
   std::string error;
@@ -103,7 +118,8 @@ bool releaseOthers(const Entry &keep) {
 // Runs the workload once under each form and checks its outputs.
 void verify(Entry &e) {
   e.verified = true;
-  for (const VariantSpec &v : variants()) {
+  for (const VariantSpec *vp : e.forms) {
+    const VariantSpec &v = *vp;
     setWorkloadPolicy(*e.info, v.policy);
     std::string failure;
     try {
@@ -261,7 +277,7 @@ void timeVariant(benchmark::State &state, Entry &e, const VariantSpec &v) {
 
 void registerWorkloadBenchmarks(const char *programName,
                                 const std::vector<BenchWorkload> &list,
-                                Size size, int warmUps) {
+                                Size size, int warmUps, bool clusterForm) {
   program = programName;
   suiteSize = size;
   warmUpRuns = warmUps;
@@ -270,8 +286,14 @@ void registerWorkloadBenchmarks(const char *programName,
     entries.back().name = w.name;
     entries.back().info = w.info;
     Entry *ep = &entries.back();
-    for (const VariantSpec &v : variants()) {
-      const VariantSpec *vp = &v;
+    for (const VariantSpec &v : variants())
+      ep->forms.push_back(&v);
+    if (clusterForm)
+      for (const VariantSpec &v : clusterVariants())
+        if (w.info->gridDims >= v.minGridDims)
+          ep->forms.push_back(&v);
+    for (const VariantSpec *vp : ep->forms) {
+      const VariantSpec &v = *vp;
       benchmark::RegisterBenchmark(
           (w.name + "/" + v.name).c_str(),
           [ep, vp](benchmark::State &state) { timeVariant(state, *ep, *vp); })

@@ -2,8 +2,9 @@
 //
 // The Google Benchmark harness that smc_bench (SMC's own workloads and the
 // launch path) and smc_suite_bench (the papers' suite) share: every
-// workload timed as <name>/original, <name>/smc and <name>/slice after a
-// check of each form against the workload's CPU reference.  A main calls,
+// workload timed as <name>/original, <name>/smc and <name>/slice (in the
+// suite also <name>/smc-cluster where its grid is 2-D or 3-D) after a check
+// of each form against the workload's CPU reference.  A main calls,
 // in order: takeSizeFlag, listOnly, benchmark::Initialize,
 // registerWorkloadBenchmarks, addGpuContext and addSuiteContext (unless only
 // listing), benchmark::RunSpecifiedBenchmarks, releaseWorkloads.
@@ -24,12 +25,16 @@ struct BenchWorkload {
   const WorkloadInfo *info;
 };
 
-// Registers <name>/<original|smc|slice> for every workload of `list`, set up
-// at `size` when first timed and timed after `warmUpRuns` runs; no CUDA
-// calls.  `program` prefixes the harness's messages (on stderr).
+// Registers <name>/<original|smc|slice> for every workload of `list`, and
+// with `clusterForm` also <name>/smc-cluster (SM-centric, tile clusters of
+// the per-SM target: smc(order=cluster(tile))) for those with 2-D or 3-D
+// grids; set up at `size` when first timed and timed after `warmUpRuns`
+// runs; no CUDA calls.  `program` prefixes the harness's messages (on
+// stderr).
 void registerWorkloadBenchmarks(const char *program,
                                 const std::vector<BenchWorkload> &list,
-                                Size size, int warmUpRuns);
+                                Size size, int warmUpRuns,
+                                bool clusterForm = false);
 
 // Removes --size X / --size=X from argv into `size`, else takes the value
 // of the environment variable `envVar` (if not null).  False, with a

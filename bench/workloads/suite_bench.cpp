@@ -2,7 +2,9 @@
 //
 // Every workload of the papers' suite (the registry's workloads with a
 // paper, Workload.h) timed as <workload>/original, <workload>/smc and
-// <workload>/slice by the harness of BenchHarness.h.  Without a GPU it exits
+// <workload>/slice by the harness of BenchHarness.h; those with 2-D or 3-D
+// grids also as <workload>/smc-cluster (tile clusters of the per-SM target,
+// smc(order=cluster(tile)); CTA-Clustering, ASPLOS'17).  Without a GPU it exits
 // with an error; --benchmark_list_tests works anywhere.
 //
 // USAGE: smc_suite_bench [--size small|default|large] \
@@ -11,6 +13,8 @@
 //          --benchmark_out=suite.json --benchmark_out_format=json
 //        (scripts/run_bench.sh --suite does this and plots the result).
 //        The size may also come from SMC_SUITE_SIZE; --size wins.
+//        Cluster order against the original only:
+//          --benchmark_filter='/(original|smc-cluster)/'.
 //===----------------------------------------------------------------------===//
 #include "BenchHarness.h"
 
@@ -32,7 +36,8 @@ int main(int argc, char **argv) {
   for (const WorkloadInfo *info : allWorkloads())
     if (info->papers)
       suite.push_back({info->name, info});
-  registerWorkloadBenchmarks("smc_suite_bench", suite, size, 2);
+  registerWorkloadBenchmarks("smc_suite_bench", suite, size, 2,
+                             /*clusterForm=*/true);
   if (!list) {
     std::string noGpu = addGpuContext();
     if (!noGpu.empty()) {

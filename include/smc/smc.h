@@ -4,7 +4,8 @@
 // runtime.  By default each launch runs the kernel's SM-centric variant at
 // the original kernel's occupancy.  This API chooses, per kernel, what a
 // launch runs instead: the original kernel, the SM-centric variant with a
-// given number of workers per SM, SM set and chunk order, or slices.
+// given number of workers per SM, SM set and chunk order (also clusters of
+// neighbouring chunks kept on one SM), or slices.
 //
 // Precedence for a launch of kernel K: a policy set for K's host symbol
 // (setPolicy(&K, ...)), then one set for K's name, then SMC_POLICY, then the
@@ -30,10 +31,24 @@ enum class Variant { Original, SMCentric, Slice };
 // keeps the L2 reuse between neighbouring CTAs (a tiled matrix multiply ran
 // 1.30x slower with Contiguous on an H200).  Contiguous keeps neighbouring
 // chunks on one SM instead (L1 reuse; SM partitions of co-running kernels).
+// Cluster does both (CTA-Clustering, ASPLOS'17): small clusters of
+// neighbouring chunks stay whole on one SM, whose workers run a cluster's
+// chunks at the same time (L1 reuse), and the clusters are dealt over the
+// SMs in grid order (L2 reuse between SMs, as with Interleaved).
 enum class ChunkOrder {
   Interleaved, // chunk c goes to the (c mod |set|)-th SM of the set
   Contiguous,  // SM k gets one contiguous range of chunks
   Table,       // Policy::chunkToSM says which SM runs each chunk
+  Cluster,     // clusters of neighbours (Policy::cluster*) dealt over SMs
+};
+
+// ChunkOrder::Cluster: which neighbours of the grid (X x Y x Z chunks) form
+// a cluster.  A cluster never spans two z planes; clusters at the edges of
+// the grid are cut off by them (partial clusters).
+enum class ClusterDir {
+  X,    // a run of clusterSize chunks along x (one row: same y and z)
+  Y,    // a run of clusterSize chunks along y (same x and z)
+  Tile, // a clusterWidth x clusterHeight tile of chunks (same z)
 };
 
 struct Policy {
@@ -48,6 +63,25 @@ struct Policy {
   // (c = linear blockIdx, x fastest).  Must have one entry per chunk, each
   // SM in the set.
   std::vector<unsigned> chunkToSM;
+  // ChunkOrder::Cluster.  The grid is cut into clusters of neighbouring
+  // chunks (clusterDir); each SM's queue holds whole clusters, one after
+  // the other, so that the SM's active workers run the chunks of one
+  // cluster at a time.  Clusters go, in grid order (x fastest), each to the
+  // SM of the set with the fewest chunks so far (ties: the first in set
+  // order), which is round robin while clusters are whole, and keeps every
+  // two SMs' chunk counts within one cluster of each other.  clusterSize:
+  // chunks per cluster; 0 means the per-SM target of active workers (each
+  // wave of an SM's workers is then one cluster).  Tile: clusterWidth x
+  // clusterHeight chunks (x by y) when both are given (clusterSize must then
+  // be 0 or their product), else a tile of clusterSize chunks with height
+  // the largest divisor of clusterSize not above its square root and width
+  // clusterSize / height (8: 4 x 2, 9: 3 x 3, 7: 7 x 1).  Combine with
+  // workersPerSM to throttle (fewer active workers per SM, less contention
+  // for L1).
+  ClusterDir clusterDir = ClusterDir::Tile;
+  unsigned clusterSize = 0;
+  unsigned clusterWidth = 0;
+  unsigned clusterHeight = 0;
   // Slice: chunks (original CTAs) per slice launch; 0 means one slice.
   unsigned sliceSize = 0;
 
@@ -63,6 +97,25 @@ struct Policy {
     p.workersPerSM = workersPerSM;
     p.sms = std::move(sms);
     p.order = order;
+    return p;
+  }
+  // ChunkOrder::Cluster with clusters of `clusterSize` neighbours along
+  // `dir` (0: the per-SM target).
+  static Policy clustered(ClusterDir dir, unsigned clusterSize = 0,
+                          unsigned workersPerSM = 0,
+                          std::vector<unsigned> sms = {}) {
+    Policy p = smCentric(workersPerSM, std::move(sms), ChunkOrder::Cluster);
+    p.clusterDir = dir;
+    p.clusterSize = clusterSize;
+    return p;
+  }
+  // ChunkOrder::Cluster with tiles of width x height chunks (x by y).
+  static Policy clusteredTiles(unsigned width, unsigned height,
+                               unsigned workersPerSM = 0,
+                               std::vector<unsigned> sms = {}) {
+    Policy p = clustered(ClusterDir::Tile, 0, workersPerSM, std::move(sms));
+    p.clusterWidth = width;
+    p.clusterHeight = height;
     return p;
   }
   static Policy slice(unsigned sliceSize) {

@@ -160,6 +160,8 @@ TEST_F(Placement, SmSetIsHonoured) {
         {"smc(workers=2,sms=0-15,order=interleaved)",
          smc::Policy::smCentric(2, Set, smc::ChunkOrder::Interleaved)},
         {"smc(workers=1,sms=0-15,order=table)", Table},
+        {"smc(sms=0-15,order=cluster(x,4))",
+         smc::Policy::clustered(smc::ClusterDir::X, 4, 0, Set)},
     };
     for (const NamedPolicy &P : Policies) {
       smc::setPolicy(recordPlacement, P.Value);

@@ -48,6 +48,11 @@ REQUIRED = {
     "chainedScan": {"smc", "slice", "original"},
     "chainedScanEarlyExit": {"smc", "slice", "original"},
     "countRuns": {"smc", "slice"},
+    "clusterHash": {"smc", "original"},
+    "clusterBoxFilter": {"smc", "original"},
+    "clusterBlockSum3D": {"smc", "original"},
+    "clusterEarlyExitFilter": {"smc", "original"},
+    "clusterRecordSm": {"smc", "original"},
 }
 # Kernels whose CTAs wait on each other: their SM-centric launches must run
 # in ordered mode (chunks in blockIdx order); no other kernel may.

@@ -149,6 +149,7 @@ const std::vector<PolicyCase> &policyCases() {
       {"smc_workers1", "smc(workers=1)"},
       {"smc_sms0to15", "smc(sms=0-15)"},
       {"smc_contiguous", "smc(order=contiguous)"},
+      {"smc_cluster_tile", "smc(order=cluster(tile))"},
       {"slice7", "slice(size=7)"},
   };
   return Cases;
