@@ -2,8 +2,8 @@
 //
 // For each kernel it considers, the plugin leaves a record the runtime reads
 // with cuModuleGetGlobal: which variants exist, whether __smc must run one
-// chunk per worker, the original parameter count, and why a variant is
-// missing (SmcKernelInfo in abi.h).
+// chunk per worker, the original parameter count, why a variant is missing
+// and which neighbouring CTAs share data (SmcKernelInfo in abi.h).
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_KERNELINFO_H
 #define SMC_PASSES_KERNELINFO_H
@@ -21,6 +21,10 @@ namespace smc {
 /// of \p ModeFlags the kind has: SMC_INFO_ONE_CHUNK, SMC_INFO_ORDERED).
 void recordVariant(llvm::Function &K, VariantKind Kind, SmcRefusal Refusal,
                    uint32_t ModeFlags = 0);
+
+/// Records K's CTA locality class in its info record.  A record made
+/// before (or without) this holds SMC_LOCALITY_UNKNOWN.
+void recordLocality(llvm::Function &K, SmcLocality Locality);
 
 } // namespace smc
 

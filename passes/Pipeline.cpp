@@ -39,7 +39,9 @@ PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
   if (!M.getTargetTriple().isNVPTX())
     return LaunchRewritePass().run(M, MAM);
 
-  PreservedAnalyses PA = PreservedAnalyses::all();
+  // The locality class first: it describes the kernels as they are.
+  PreservedAnalyses PA = LocalityRecordPass().run(M, MAM);
+  MAM.invalidate(M, PA);
   if (Transforms.has(VariantKind::SMCentric))
     PA.intersect(SMCVariantPass().run(M, MAM));
   MAM.invalidate(M, PA);

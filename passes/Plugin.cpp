@@ -9,9 +9,11 @@
 //      smc-variant          build K__smc for the selected kernels
 //      smc-slice            build K__slice for the selected kernels
 //      smc-launch-rewrite   host launches -> SMC runtime entries
+//      smc-locality         record each kernel's CTA locality class
 //      smc-print-abi        print the nvptx64 ABI layout
 //      print<smc-kernels>   the selected kernels
 //      print<smc-legality>  refusals (also hardware limits) and modes
+//      print<smc-locality>  which neighbouring CTAs share data
 //      print<smc-cta-uniformity>  uniform and divergent branches (function)
 //
 // USAGE: clang++ -fpass-plugin=SMCPasses.so -mllvm -smc-transforms=smc,slice
@@ -20,6 +22,7 @@
 #include "CTAUniformity.h"
 #include "KernelSelection.h"
 #include "Legality.h"
+#include "LocalityAnalysis.h"
 #include "Pipeline.h"
 #include "TransformPasses.h"
 

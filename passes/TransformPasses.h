@@ -1,7 +1,9 @@
 //===- TransformPasses.h - The passes that change a module ----------------===//
 //
-// The three module passes that change code; each is implemented in the file
+// The module passes that change a module; each is implemented in the file
 // named after it, and the smc pipeline (Pipeline.cpp) runs them:
+//  - LocalityRecord.cpp: each kernel's CTA locality class goes into its info
+//    record and a remark (-Rpass-analysis=smc);
 //  - SMCVariant.cpp: K__smc runs the chunks of the original grid in workers
 //    that the runtime places per SM (the file shows the variant's shape);
 //  - SliceVariant.cpp: K__slice runs a contiguous range of the original
@@ -16,6 +18,14 @@
 #include "llvm/IR/PassManager.h"
 
 namespace smc {
+
+/// smc-locality: records every selected kernel's CTA locality class
+/// (LocalityAnalysis) in its info record and reports it as an analysis
+/// remark.
+struct LocalityRecordPass : llvm::PassInfoMixin<LocalityRecordPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
 
 /// smc-variant: adds K__smc for every selected kernel K that is legal.
 struct SMCVariantPass : llvm::PassInfoMixin<SMCVariantPass> {

@@ -245,6 +245,8 @@ KernelFacts KernelFacts::fromInfo(const SmcKernelInfo &Info) {
   Facts.Ordered = (Info.flags & SMC_INFO_ORDERED) != 0;
   Facts.SmcRefusal = Info.smc_refusal;
   Facts.SliceRefusal = Info.slice_refusal;
+  Facts.Locality =
+      Info.locality < SMC_LOCALITY_COUNT ? Info.locality : SMC_LOCALITY_UNKNOWN;
   return Facts;
 }
 

@@ -26,6 +26,9 @@ struct KernelFacts {
   bool Ordered = false;  // __smc must claim chunks in blockIdx order
   uint32_t SmcRefusal = SMC_REFUSAL_NONE;
   uint32_t SliceRefusal = SMC_REFUSAL_NONE;
+  // Which neighbouring CTAs share data (SmcLocality): for placement policies
+  // that cluster CTAs, and for the statistics.
+  uint32_t Locality = SMC_LOCALITY_UNKNOWN;
 
   static KernelFacts fromInfo(const SmcKernelInfo &Info);
 };

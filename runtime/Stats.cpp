@@ -64,6 +64,8 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
   nlohmann::ordered_json J;
   J["kernel"] = R.Kernel;
   J["mangled"] = R.Mangled;
+  if (R.Locality)
+    J["locality"] = R.Locality;
   J["device"] = R.Device;
   J["variant"] = R.Variant;
   if (!R.Reason.empty())

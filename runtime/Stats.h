@@ -31,6 +31,9 @@ bool enabled();
 struct LaunchRecord {
   std::string Kernel;  // source name
   std::string Mangled; // mangled name
+  // CTA locality class from the kernel's info record (smcLocalityText), or
+  // null when the record could not be read.
+  const char *Locality = nullptr;
   int Device = 0;
   const char *Variant = "original"; // "original", "smc" or "slice"
   std::string Reason; // why the original ran instead of the policy's choice

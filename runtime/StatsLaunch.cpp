@@ -17,6 +17,8 @@ stats::LaunchRecord baseRecord(const Prepared &P, const LaunchShape &S) {
   stats::LaunchRecord R;
   R.Kernel = P.Kernel->Source;
   R.Mangled = P.Kernel->Mangled;
+  if (P.Kernel->InfoProblem.empty())
+    R.Locality = smcLocalityText(P.Kernel->Info.locality);
   R.Device = P.Device->Ordinal;
   R.Grid[0] = S.Grid.x;
   R.Grid[1] = S.Grid.y;

@@ -3,7 +3,9 @@
 
 One line per launch: kernel, what ran (original / smc mode / slices) and,
 for SM-centric launches, how many SMs ran chunks, chunks per SM (min, mean,
-max), active workers per SM, chunks stolen and workers that retreated.
+max), active workers per SM, chunks stolen and workers that retreated; then
+each kernel's CTA locality class (which neighbouring CTAs share data, as the
+plugin found it).
 
 usage: placement_summary.py stats.json
 """
@@ -44,8 +46,15 @@ def main():
         stats = json.load(f)
     print(f"== placement on {stats.get('device', 'unknown device')} "
           f"({len(stats.get('launches', []))} launches) ==")
+    localities = {}
     for launch in stats.get("launches", []):
         print(summarize(launch))
+        if "locality" in launch:
+            localities[launch.get("kernel", "?")] = launch["locality"]
+    if localities:
+        print("== CTA locality ==")
+        for name, locality in localities.items():
+            print(f"{name:<12} {locality}")
 
 
 if __name__ == "__main__":

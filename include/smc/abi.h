@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 6u
+#define SMC_ABI_VERSION 7u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -194,13 +194,14 @@ enum SmcStatsWord : uint32_t {
 #define SMC_DEVICE_SHARED_BYTES 32u
 
 // The record <kernel>__smc_info the plugin leaves in the device module for
-// every kernel it considered, as five uint32_t.
+// every kernel it considered, as six uint32_t.  locality is an SmcLocality.
 #define SMC_INFO_FIELDS(X)                                                     \
   X(abi_version)                                                               \
   X(flags)                                                                     \
   X(num_params)                                                                \
   X(smc_refusal)                                                               \
-  X(slice_refusal)
+  X(slice_refusal)                                                             \
+  X(locality)
 
 #define SMC_INFO_DECLARE(name) uint32_t name;
 struct SmcKernelInfo {
@@ -244,6 +245,32 @@ inline const char *smcRefusalText(uint32_t code) {
   static const char *const texts[] = {SMC_REFUSALS(SMC_REFUSAL_TEXT)};
 #undef SMC_REFUSAL_TEXT
   return code < SMC_REFUSAL_COUNT ? texts[code] : "unknown reason";
+}
+
+// Which neighbouring CTAs of a kernel read the same global memory, as the
+// plugin's locality analysis (passes/LocalityAnalysis.h says how) classifies
+// the kernel's read addresses: a CTA-clustering policy groups such
+// neighbours on one SM.  Text for each class in smcLocalityText().
+#define SMC_LOCALITIES(X)                                                      \
+  X(SMC_LOCALITY_NONE, "none")           /* neighbours read disjoint data */   \
+  X(SMC_LOCALITY_X, "x")                 /* neighbours along x share */        \
+  X(SMC_LOCALITY_Y, "y")                 /* neighbours along y share */        \
+  X(SMC_LOCALITY_Z, "z")                 /* neighbours along z share */        \
+  X(SMC_LOCALITY_TILE, "tile")           /* along 2 or 3 dimensions */         \
+  X(SMC_LOCALITY_IRREGULAR, "irregular") /* indexed by loaded data */          \
+  X(SMC_LOCALITY_UNKNOWN, "unknown")     /* addresses not analysable */
+
+#define SMC_LOCALITY_ENUM(code, text) code,
+enum SmcLocality : uint32_t {
+  SMC_LOCALITIES(SMC_LOCALITY_ENUM) SMC_LOCALITY_COUNT
+};
+#undef SMC_LOCALITY_ENUM
+
+inline const char *smcLocalityText(uint32_t code) {
+#define SMC_LOCALITY_TEXT(code, text) text,
+  static const char *const texts[] = {SMC_LOCALITIES(SMC_LOCALITY_TEXT)};
+#undef SMC_LOCALITY_TEXT
+  return code < SMC_LOCALITY_COUNT ? texts[code] : "unknown";
 }
 
 #endif // SMC_ABI_H

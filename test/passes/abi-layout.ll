@@ -23,7 +23,8 @@
 ; CHECK-NEXT: desc-size {{[0-9]+}}
 ; CHECK:      info abi_version 0 4
 ; CHECK:      info slice_refusal 16 4
-; CHECK-NEXT: info-size 20
+; CHECK-NEXT: info locality 20 4
+; CHECK-NEXT: info-size 24
 ; CHECK-NEXT: abi-version [[ABI]]
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -341,6 +341,16 @@ TEST(QueuePlan, OrderedFlagComesFromTheInfoRecord) {
   EXPECT_FALSE(KernelFacts::fromInfo(Info).Ordered);
 }
 
+TEST(QueuePlan, LocalityComesFromTheInfoRecord) {
+  SmcKernelInfo Info{};
+  Info.locality = SMC_LOCALITY_TILE;
+  EXPECT_EQ(KernelFacts::fromInfo(Info).Locality, SMC_LOCALITY_TILE);
+  EXPECT_STREQ(smcLocalityText(KernelFacts::fromInfo(Info).Locality), "tile");
+  // A value this runtime does not know reads as unknown.
+  Info.locality = SMC_LOCALITY_COUNT + 3;
+  EXPECT_EQ(KernelFacts::fromInfo(Info).Locality, SMC_LOCALITY_UNKNOWN);
+}
+
 TEST(QueuePlan, MultiDimensionalGrid) {
   QueuePlan Plan =
       planOk(Policy::smCentric(), bothVariants(), device(7), grid(3, 4, 5));

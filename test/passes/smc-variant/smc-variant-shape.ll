@@ -16,9 +16,10 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; The info record: abi_version 1, flags HAS_SMC, 2 params, smc built (0),
-; slice not requested (1); kept by llvm.compiler.used.
-; CHECK: @K__smc_info = addrspace(1) constant [5 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1], align 4
+; The info record: abi_version, flags HAS_SMC, 2 params, smc built (0),
+; slice not requested (1), locality unknown (6: smc-variant alone does not
+; run the locality analysis); kept by llvm.compiler.used.
+; CHECK: @K__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 6], align 4
 ; CHECK: @llvm.compiler.used = appending global {{.*}}@K__smc_info
 
 ; K itself is unchanged: it still reads the hardware registers and returns.
