@@ -8,6 +8,7 @@
 // as documented; contradictory shapes are refused with a reason.
 //===----------------------------------------------------------------------===//
 #include "ChunkClusters.h"
+#include "PlanTestSupport.h"
 #include "QueuePlan.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,8 @@
 #include <set>
 
 using namespace smc;
+using smc::test::device;
+using smc::test::grid;
 
 namespace {
 
@@ -24,22 +27,6 @@ KernelFacts smcKernel() {
   KernelFacts K;
   K.HasSmc = true;
   return K;
-}
-
-DeviceFacts device(unsigned NumSMs, unsigned Fit = 8, unsigned Occ = 4) {
-  DeviceFacts D;
-  D.NumSMs = NumSMs;
-  D.VariantFitPerSm = Fit;
-  D.OriginalOccupancy = Occ;
-  return D;
-}
-
-GridSize grid(uint32_t X, uint32_t Y = 1, uint32_t Z = 1) {
-  GridSize G;
-  G.X = X;
-  G.Y = Y;
-  G.Z = Z;
-  return G;
 }
 
 QueuePlan planOk(const Policy &Policy, const DeviceFacts &Dev, GridSize G,

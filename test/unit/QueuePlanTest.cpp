@@ -6,12 +6,15 @@
 // slice plans cover the grid exactly once.
 //===----------------------------------------------------------------------===//
 #include "QueuePlan.h"
+#include "PlanTestSupport.h"
 
 #include <gtest/gtest.h>
 
 #include <functional>
 
 using namespace smc;
+using smc::test::device;
+using smc::test::grid;
 
 namespace {
 
@@ -20,22 +23,6 @@ KernelFacts bothVariants() {
   K.HasSmc = true;
   K.HasSlice = true;
   return K;
-}
-
-DeviceFacts device(unsigned NumSMs, unsigned Fit = 8, unsigned Occ = 4) {
-  DeviceFacts D;
-  D.NumSMs = NumSMs;
-  D.VariantFitPerSm = Fit;
-  D.OriginalOccupancy = Occ;
-  return D;
-}
-
-GridSize grid(uint32_t X, uint32_t Y = 1, uint32_t Z = 1) {
-  GridSize G;
-  G.X = X;
-  G.Y = Y;
-  G.Z = Z;
-  return G;
 }
 
 QueuePlan planOk(const Policy &Policy, const KernelFacts &Kernel,
