@@ -353,6 +353,8 @@ private:
   std::optional<IndexRange> indexRange(const Read &R, const Poly &Rest,
                                        const Monomial &Key,
                                        std::string &Problem);
+  /// P's value at a block shape (P's atoms must all be blockDim).
+  __int128 valueAt(const Poly &P, const BlockShape &Shape) const;
   /// Is P > 0 (Sign 1) or P < 0 (Sign -1) at every block shape?
   Truth holds(const Poly &P, int Sign = 1) const;
   Truth overlap(const IndexRange &A, const IndexRange &B, const Poly &Delta,
@@ -674,17 +676,9 @@ void KernelChecker::blockShapes() {
   }
 
   auto Fits = [&](const BlockShape &Shape) {
-    for (const Poly &Bound : Bounds) {
-      __int128 Sum = 0;
-      for (const auto &[M, C] : Bound) {
-        __int128 Term = C;
-        for (unsigned Id : M)
-          Term *= Shape[Atoms[Id].Dim];
-        Sum += Term;
-      }
-      if (Sum > 0)
+    for (const Poly &Bound : Bounds)
+      if (valueAt(Bound, Shape) > 0)
         return false;
-    }
     return true;
   };
   // A dimension whose threadIdx and blockDim the kernel never reads has
@@ -818,22 +812,25 @@ Monomial KernelChecker::classKey(const Monomial &M) const {
   return Key;
 }
 
+__int128 KernelChecker::valueAt(const Poly &P, const BlockShape &Shape) const {
+  __int128 Sum = 0;
+  for (const auto &[M, C] : P) {
+    __int128 Term = C;
+    for (unsigned Id : M)
+      Term *= Shape[Atoms[Id].Dim];
+    Sum += Term;
+  }
+  return Sum;
+}
+
 Truth KernelChecker::holds(const Poly &P, int Sign) const {
   for (const auto &[M, C] : P)
     for (unsigned Id : M)
       if (Atoms[Id].Kind != AtomKind::BlockDim)
         return Truth::Depends;
   bool SomeTrue = false, SomeFalse = false;
-  for (const BlockShape &Shape : Shapes) {
-    __int128 Sum = 0;
-    for (const auto &[M, C] : P) {
-      __int128 Term = C;
-      for (unsigned Id : M)
-        Term *= Shape[Atoms[Id].Dim];
-      Sum += Term;
-    }
-    (Sign * Sum > 0 ? SomeTrue : SomeFalse) = true;
-  }
+  for (const BlockShape &Shape : Shapes)
+    (Sign * valueAt(P, Shape) > 0 ? SomeTrue : SomeFalse) = true;
   if (SomeTrue && SomeFalse)
     return Truth::Depends;
   return SomeTrue ? Truth::Always : Truth::Never;

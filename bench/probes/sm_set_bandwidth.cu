@@ -106,53 +106,16 @@ int main() {
   cudaMallocManaged(&mask, n);
   cudaMalloc(&claim, 4 * n);
   cudaMalloc(&next, 4);
-  auto run = [&](const char *name, auto in_set, int reps) {
-    for (int s = 0; s < n; s++)
-      mask[s] = in_set(s);
-    cudaEvent_t a, b;
-    cudaEventCreate(&a);
-    cudaEventCreate(&b);
-    float best = 1e9;
-    for (int r = 0; r < reps; r++) {
-      cudaMemset(claim, 0, 4 * n);
-      cudaMemset(next, 0, 4);
-      cudaEventRecord(a);
-      copyRows<<<n * 8, 1024>>>(in, out, rows, rowLen, mask, claim, next);
-      cudaEventRecord(b);
-      cudaEventSynchronize(b);
-      float ms;
-      cudaEventElapsedTime(&ms, a, b);
-      if (ms < best)
-        best = ms;
-    }
-    printf("%-28s %8.3f ms  %7.1f GB/s\n", name, best,
-           2.0 * rows * rowLen * 16 / best / 1e6);
+  // The SMs the hardware gave the 32-CTA launch.
+  auto hardwareSet = [o](int s) {
+    for (int i = 0; i < 32; i++)
+      if (o[i] == (unsigned)s)
+        return 1;
+    return 0;
   };
-  for (int round = 0; round < 2; round++) {
-    run("all SMs", [](int) { return 1; }, 5);
-    run("SMs 0-31", [](int s) { return s < 32; }, 5);
-    run("SMs 0,4,..,124", [](int s) { return s % 4 == 0 && s < 128; }, 5);
-    run("SMs 100-131", [n](int s) { return s >= n - 32; }, 5);
-    run("SMs 0,2,..,62", [](int s) { return s % 2 == 0 && s < 64; }, 5);
-    run("SMs 0-15", [](int s) { return s < 16; }, 5);
-    run("SMs 0,8,..,120", [](int s) { return s % 8 == 0; }, 5);
-    run(
-        "hw 32-CTA smids",
-        [o](int s) {
-          for (int i = 0; i < 32; i++)
-            if (o[i] == (unsigned)s)
-              return 1;
-          return 0;
-        },
-        5);
-  }
-  // mvt_kernel2's pattern, n = 8192 (256 MiB), the same sets.
-  int n2 = 8192;
-  float *a2 = reinterpret_cast<float *>(in),
-        *y2 = reinterpret_cast<float *>(out);
-  float *out2;
-  cudaMalloc(&out2, 4 * n2);
-  auto runCol = [&](const char *name, auto inSet, unsigned delay = 0) {
+  // The best of 5 times of launch(), with the mask set to inSet and the
+  // claim counters cleared before each.
+  auto bestOf5 = [&](auto inSet, auto launch) {
     for (int s = 0; s < n; s++)
       mask[s] = inSet(s);
     cudaEvent_t a, b;
@@ -163,11 +126,7 @@ int main() {
       cudaMemset(claim, 0, 4 * n);
       cudaMemset(next, 0, 4);
       cudaEventRecord(a);
-      if (inSet(-1))
-        colSumPlain<<<n2 / 256, 256>>>(a2, y2, out2, n2);
-      else
-        colSumOnSet<<<n * 8, 256>>>(a2, y2, out2, n2, mask, claim, next,
-                                    n2 / 256, delay);
+      launch();
       cudaEventRecord(b);
       cudaEventSynchronize(b);
       float ms;
@@ -175,6 +134,41 @@ int main() {
       if (ms < best)
         best = ms;
     }
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+    return best;
+  };
+  auto run = [&](const char *name, auto inSet) {
+    float best = bestOf5(inSet, [&] {
+      copyRows<<<n * 8, 1024>>>(in, out, rows, rowLen, mask, claim, next);
+    });
+    printf("%-28s %8.3f ms  %7.1f GB/s\n", name, best,
+           2.0 * rows * rowLen * 16 / best / 1e6);
+  };
+  for (int round = 0; round < 2; round++) {
+    run("all SMs", [](int) { return 1; });
+    run("SMs 0-31", [](int s) { return s < 32; });
+    run("SMs 0,4,..,124", [](int s) { return s % 4 == 0 && s < 128; });
+    run("SMs 100-131", [n](int s) { return s >= n - 32; });
+    run("SMs 0,2,..,62", [](int s) { return s % 2 == 0 && s < 64; });
+    run("SMs 0-15", [](int s) { return s < 16; });
+    run("SMs 0,8,..,120", [](int s) { return s % 8 == 0; });
+    run("hw 32-CTA smids", hardwareSet);
+  }
+  // mvt_kernel2's pattern, n = 8192 (256 MiB), the same sets.
+  int n2 = 8192;
+  float *a2 = reinterpret_cast<float *>(in),
+        *y2 = reinterpret_cast<float *>(out);
+  float *out2;
+  cudaMalloc(&out2, 4 * n2);
+  auto runCol = [&](const char *name, auto inSet, unsigned delay = 0) {
+    float best = bestOf5(inSet, [&] {
+      if (inSet(-1))
+        colSumPlain<<<n2 / 256, 256>>>(a2, y2, out2, n2);
+      else
+        colSumOnSet<<<n * 8, 256>>>(a2, y2, out2, n2, mask, claim, next,
+                                    n2 / 256, delay);
+    });
     printf("colsum %-21s %8.3f ms\n", name, best);
   };
   for (int round = 0; round < 2; round++) {
@@ -187,12 +181,7 @@ int main() {
       snprintf(name, sizeof name, "SMs 0-31, +%u cyc/stripe", delay);
       runCol(name, [](int s) { return s >= 0 && s < 32; }, delay);
     }
-    runCol("SMs 0,16,32,2,..", [o](int s) {
-      for (int i = 0; i < 32; i++)
-        if (o[i] == (unsigned)s)
-          return 1;
-      return 0;
-    });
+    runCol("SMs 0,16,32,2,..", hardwareSet);
   }
   printf("err: %s\n", cudaGetErrorString(cudaGetLastError()));
 }
