@@ -31,6 +31,7 @@
 #include "Diagnostics.h"
 #include "GridIndex.h"
 #include "KernelSelection.h"
+#include "Options.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -885,14 +886,21 @@ private:
   // one.  A branch that CTA-uniformity cannot prove uniform, with one
   // successor from which a barrier is reachable and one from which none is
   // (the way to the exit), lets threads leave while others still wait.
+  // The __smc variant then runs one chunk per worker or, with
+  // -smc-drained-exits and when every barrier site is __syncthreads()
+  // itself, drains such threads at the chunk's barriers (DrainedExits.cpp).
   void checkEarlyExit() {
     SmallPtrSet<const BasicBlock *, 16> BarrierBlocks;
+    const Instruction *Undrainable = nullptr;
     for (Instruction &I : instructions(Kernel))
       if (auto *Call = dyn_cast<CallBase>(&I))
         if (isBarrier(*Call) || isAsmBarrier(*Call) ||
             (Call->getCalledFunction() &&
-             HasBarrier.lookup(Call->getCalledFunction())))
+             HasBarrier.lookup(Call->getCalledFunction()))) {
           BarrierBlocks.insert(I.getParent());
+          if (!Undrainable && !isDrainableBarrier(*Call))
+            Undrainable = &I;
+        }
     if (BarrierBlocks.empty())
       return;
     // Blocks from whose start a barrier is reachable.
@@ -925,10 +933,25 @@ private:
       if (Cond && Uniformity.isUniform(Cond) &&
           !Uniformity.inDivergentRegion(&BB))
         continue;
-      Result.OneChunk.need(
-          "threads may exit before a barrier other threads of the "
-          "CTA still reach",
-          Term);
+      if (!drainedExitsRequested()) {
+        Result.OneChunk.need("threads may exit before a barrier other "
+                             "threads of the CTA still reach",
+                             Term);
+        return;
+      }
+      if (!Undrainable) {
+        Result.Drained.need("threads may end a chunk before a barrier other "
+                            "threads of the CTA still reach",
+                            Term);
+        return;
+      }
+      std::string What = "a barrier the variant cannot drain at";
+      if (std::string Line = sourceLocation(Undrainable); !Line.empty())
+        What += " " + Line;
+      Result.OneChunk.need("threads may exit before a barrier other threads "
+                           "of the CTA still reach, and " +
+                               What,
+                           Term);
       return;
     }
   }
@@ -950,6 +973,15 @@ LegalityAnalysis::Result LegalityAnalysis::run(Module &M,
   return R;
 }
 
+bool isDrainableBarrier(const CallBase &Call) {
+  Intrinsic::ID ID = Call.getIntrinsicID();
+  if (ID != Intrinsic::nvvm_barrier_cta_sync_aligned_all &&
+      ID != Intrinsic::nvvm_barrier_cta_sync_all)
+    return false;
+  auto *Id = dyn_cast<ConstantInt>(Call.getArgOperand(0));
+  return Id && Id->isZero();
+}
+
 PreservedAnalyses LegalityPrinterPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
   for (auto &[K, L] : MAM.getResult<LegalityAnalysis>(M)) {
@@ -962,6 +994,8 @@ PreservedAnalyses LegalityPrinterPass::run(Module &M,
     outs() << "legal, " << (L.OneChunk ? "one-chunk" : "loop");
     if (L.OneChunk)
       outs() << " (" << L.OneChunk.Detail << ")";
+    else if (L.Drained)
+      outs() << ", drained exits (" << L.Drained.Detail << ")";
     if (L.Ordered)
       outs() << ", ordered (" << L.Ordered.describe() << ")";
     for (VariantKind Kind : AllVariantKinds)

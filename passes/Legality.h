@@ -2,9 +2,11 @@
 //
 // For every kernel KernelSelection picks, decides whether SMC may build
 // variants of it (the refusal reasons of abi.h, each with the instruction
-// that caused it) and whether its __smc variant must run one chunk per
-// worker because a thread may leave the kernel while others of its CTA
-// still reach a barrier, and whether its CTAs wait on each other, so that
+// that caused it); whether a thread may leave the kernel while others of
+// its CTA still reach a barrier, so that its __smc variant must run one
+// chunk per worker or (-smc-drained-exits) drain such threads at the
+// barriers;
+// and whether its CTAs wait on each other, so that
 // its __smc variant must hand out chunks in blockIdx order; for a legal
 // kernel, also the hardware limits (parameter space, static shared memory)
 // each kind of variant would exceed.
@@ -21,8 +23,9 @@
 #include <string>
 
 namespace llvm {
+class CallBase;
 class DILocation;
-}
+} // namespace llvm
 
 namespace smc {
 
@@ -57,7 +60,10 @@ struct KernelLegality {
   std::string Limit[std::size(AllVariantKinds)];
 
   ModeReason OneChunk; // __smc must use SMC_MODE_ONE_CHUNK
-  ModeReason Ordered;  // __smc must claim chunks in blockIdx order
+  // __smc (loop mode) must drain threads that end a chunk early at the
+  // chunk's barriers (-smc-drained-exits; DrainedExits.cpp)
+  ModeReason Drained;
+  ModeReason Ordered; // __smc must claim chunks in blockIdx order
 
   bool legal() const { return Refusal == SMC_REFUSAL_NONE; }
   /// Why the variant of kind \p Kind may not be built, or
@@ -83,6 +89,11 @@ struct LegalityPrinterPass : llvm::PassInfoMixin<LegalityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
   static bool isRequired() { return true; }
 };
+
+/// Is \p Call __syncthreads() itself (CTA barrier 0, all threads), the one
+/// barrier a variant with drained exits can route through its funnel
+/// (DrainedExits.cpp)?
+bool isDrainableBarrier(const llvm::CallBase &Call);
 
 /// The location of an instruction in the user's own code: for code inlined
 /// from a header or callee, the outermost call site.  Null without debug

@@ -4,6 +4,9 @@
 //                         none selected means the plugin changes nothing.
 // -smc-kernels=<regex>    kernels to transform, matched against the whole
 //                         mangled or source name (default: all kernels).
+// -smc-drained-exits      persistent workers also for kernels whose threads
+//                         may return before a barrier others still reach
+//                         (DrainedExits.cpp), instead of one chunk per worker.
 //===----------------------------------------------------------------------===//
 #include "Options.h"
 
@@ -24,6 +27,13 @@ static cl::opt<std::string> KernelsOpt(
     cl::desc("Regex selecting the kernels SMC transforms, matched against "
              "the whole mangled or source name (default: all)"),
     cl::value_desc("regex"));
+
+static cl::opt<bool> DrainedExitsOpt(
+    "smc-drained-exits", cl::init(false),
+    cl::desc("Build persistent-worker __smc variants also for kernels whose "
+             "threads may return before a barrier other threads still reach "
+             "(threads that have ended a chunk keep arriving at the "
+             "barriers); default: one chunk per worker for them"));
 
 namespace smc {
 
@@ -53,6 +63,8 @@ Error checkKernelFilter() {
   return createStringError("malformed -smc-kernels regex '" + KernelsOpt +
                            "': " + RegexError);
 }
+
+bool drainedExitsRequested() { return DrainedExitsOpt; }
 
 bool kernelSelected(StringRef MangledName, StringRef SourceName) {
   if (KernelsOpt.empty())

@@ -1,7 +1,7 @@
 //===- Options.h - Command-line options of the SMC plugin -------*- C++ -*-===//
 //
-// The plugin's options (-smc-transforms, -smc-kernels), defined once in
-// Options.cpp and read by the passes through these functions.
+// The plugin's options (-smc-transforms, -smc-kernels, -smc-drained-exits),
+// defined once in Options.cpp and read by the passes through these functions.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_OPTIONS_H
 #define SMC_PASSES_OPTIONS_H
@@ -35,6 +35,10 @@ llvm::Error checkKernelFilter();
 
 /// Does -smc-kernels select the kernel with this (mangled or source) name?
 bool kernelSelected(llvm::StringRef MangledName, llvm::StringRef SourceName);
+
+/// Does -smc-drained-exits ask for persistent workers for kernels with a
+/// divergent exit before a barrier?
+bool drainedExitsRequested();
 
 } // namespace smc
 

@@ -11,6 +11,11 @@
 //   smc.next:     next = __smc_dev_next_chunk(desc, state) -> smc.dispatch
 //   smc.exit:     ret
 //
+// With drained exits (a thread may end its chunk while others of the CTA
+// still reach barriers), K's body first goes through funnelBarriers
+// (DrainedExits.cpp): threads that have ended the chunk keep arriving at
+// the barriers the others still reach.
+//
 // The worker protocol (filling-retreating, per-SM queues, stealing, the
 // barrier between chunks that keeps shared memory safe) is in
 // runtime/device/SmcWorker.cu and is inlined here.
@@ -20,7 +25,9 @@
 #include "ABI.h"
 #include "DeviceLibrary.h"
 #include "Diagnostics.h"
+#include "DrainedExits.h"
 #include "GridIndex.h"
+#include "Legality.h"
 #include "TransformPasses.h"
 #include "VariantDriver.h"
 
@@ -45,9 +52,16 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
   VariantStart &S = *Started;
   Function *V = S.V;
   SmallVector<ReturnInst *, 4> Returns;
+  SmallVector<CallInst *, 4> Barriers; // drained exits: K's barriers
+  bool Drained = L.Drained && !L.OneChunk;
   for (Instruction &I : instructions(*V))
     if (auto *Ret = dyn_cast<ReturnInst>(&I))
       Returns.push_back(Ret);
+    else if (auto *Call = dyn_cast<CallInst>(&I);
+             Call && Drained && isDrainableBarrier(*Call))
+      Barriers.push_back(Call);
+  if (Drained)
+    funnelBarriers(*V, *S.Entry, *S.Body, Barriers, Returns);
 
   LLVMContext &Ctx = V->getContext();
   Argument *Desc = S.Desc;
@@ -103,6 +117,8 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
   std::string Summary = L.OneChunk
                             ? "one chunk per worker: " + L.OneChunk.describe()
                             : std::string("persistent workers");
+  if (Drained)
+    Summary += ", drained exits: " + L.Drained.describe();
   // The reason and the line of the wait, so the user sees why the variant
   // ignores the queue orders.
   if (L.Ordered)

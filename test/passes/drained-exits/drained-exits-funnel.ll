@@ -1,0 +1,179 @@
+; -smc-drained-exits: a kernel whose threads may return before a barrier
+; other threads of the CTA still reach keeps persistent workers (loop mode,
+; no SMC_INFO_ONE_CHUNK bit), and every barrier of its body goes through one
+; barrier instruction, the funnel (passes/DrainedExits.cpp): a
+; barrier.red.popc that threads of the body enter with 1 and threads that
+; have ended the chunk with 0, dispatching each back to where it was; a
+; thread that can reach no barrier any more drains there until the count is
+; 0.  Barriers the funnel cannot take (in a callee, __syncthreads_count)
+; leave the kernel in one-chunk mode, saying why.  Without the option every
+; such kernel runs one chunk per worker, as before.
+;
+; RUN: %opt %load_smc -smc-drained-exits -passes='print<smc-legality>' -disable-output %s | FileCheck %s --check-prefix=LEGAL
+; RUN: %opt %load_smc -passes='print<smc-legality>' -disable-output %s | FileCheck %s --check-prefix=DEFAULT
+; RUN: %opt %load_smc -smc-drained-exits -passes=smc -smc-transforms=smc -pass-remarks=smc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
+; RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=IR < %t.ll
+
+target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
+target triple = "nvptx64-nvidia-cuda"
+
+; LEGAL: kernel stencil: legal, loop, drained exits (threads may end a chunk before a barrier other threads of the CTA still reach)
+; LEGAL-NEXT: kernel pyramid: legal, loop, drained exits (threads may end a chunk before a barrier other threads of the CTA still reach)
+; LEGAL-NEXT: kernel calleeBarrier: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach, and a barrier the variant cannot drain at)
+; LEGAL-NEXT: kernel countBarrier: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach, and a barrier the variant cannot drain at)
+
+; DEFAULT: kernel stencil: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
+; DEFAULT-NEXT: kernel pyramid: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
+
+; REMARK-DAG: remark: <unknown>:0:0: kernel 'stencil': built stencil__smc (persistent workers, drained exits: threads may end a chunk before a barrier other threads of the CTA still reach; 1 blockIdx/gridDim reads replaced)
+; REMARK-DAG: remark: <unknown>:0:0: kernel 'pyramid': built pyramid__smc (persistent workers, drained exits: threads may end a chunk before a barrier other threads of the CTA still reach; 1 blockIdx/gridDim reads replaced)
+; REMARK-DAG: remark: <unknown>:0:0: kernel 'calleeBarrier': built calleeBarrier__smc (one chunk per worker: threads may exit before a barrier other threads of the CTA still reach, and a barrier the variant cannot drain at; 0 blockIdx/gridDim reads replaced)
+
+; Loop mode (flags 1: HAS_SMC only), one chunk (flags 5) where it cannot drain.
+; IR-DAG: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1,
+; IR-DAG: @pyramid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1,
+; IR-DAG: @calleeBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5,
+; IR-DAG: @countBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5,
+
+@tile = internal addrspace(3) global [256 x float] undef, align 4
+@buf = internal addrspace(3) global [128 x i32] undef, align 4
+
+; if (i >= n) return; tile[tx] = in[i]; __syncthreads(); out[i] = ...
+; The early return drains (resume 1), the barrier (resume 0) is the only one
+; left, and the code after it, from which no barrier is reachable, drains
+; first (resume 2) and then runs.
+; IR-LABEL: define ptx_kernel void @stencil__smc(
+; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; IR: br i1 %out.of.range, label %smc.drain, label %body
+; IR: smc.drain:
+; IR-NEXT: br label %smc.funnel
+; IR: smc.drained:
+; IR-NEXT: br i1 %smc.all.ended, label %exit, label %smc.funnel
+; IR: smc.funnel:
+; IR: %smc.resume.0 = phi i32 [ 1, %smc.drain ], [ %smc.resume.0, %smc.drained ], [ %smc.resume.0, %smc.drained{{[0-9]+}} ], [ 2, %smc.drain{{[0-9]+}} ], [ 0, %body ]
+; IR-NEXT: %smc.in.body = icmp ult i32 %smc.resume.0, 1
+; IR-NEXT: %smc.in.body.count = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
+; IR-NEXT: %smc.all.ended = icmp eq i32 %smc.in.body.count, 0
+; IR-NEXT: switch i32 %smc.resume.0, label %smc.funnel.none [
+; IR-NEXT: i32 1, label %smc.drained
+; IR-NEXT: i32 2, label %smc.drained{{[0-9]+}}
+; IR-NEXT: i32 0, label %smc.drain{{[0-9]+}}
+; IR-NEXT: ]
+; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; IR-LABEL: define ptx_kernel void @pyramid__smc(
+define ptx_kernel void @stencil(ptr %in, ptr %out, i32 %n) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %bd = call i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %b = mul i32 %bx, %bd
+  %i = add i32 %b, %tx
+  %out.of.range = icmp sge i32 %i, %n
+  br i1 %out.of.range, label %exit, label %body
+exit:
+  ret void
+body:
+  %pi = getelementptr inbounds float, ptr %in, i32 %i
+  %v = load float, ptr %pi, align 4
+  %ps = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i32 0, i32 %tx
+  store float %v, ptr addrspace(3) %ps, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %t1 = add i32 %tx, 1
+  %t2 = urem i32 %t1, 256
+  %pn = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i32 0, i32 %t2
+  %a = load float, ptr addrspace(3) %ps, align 4
+  %c = load float, ptr addrspace(3) %pn, align 4
+  %s = fadd float %a, %c
+  %po = getelementptr inbounds float, ptr %out, i32 %i
+  store float %s, ptr %po, align 4
+  ret void
+}
+
+; hotspot's shape: an early return, a first barrier, then a loop of two
+; barriers left by a break after the first of them.  Three barriers, one
+; barrier instruction; the loop's phi goes through the funnel.
+; IR: call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
+; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; IR: switch i32 %smc.resume.0, label %smc.funnel.none [
+; IR-COUNT-5: i32 {{[0-9]+}}, label %{{smc|[a-z]+}}.
+; IR-NEXT: ]
+; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; IR-LABEL: define ptx_kernel void @calleeBarrier__smc(
+define ptx_kernel void @pyramid(ptr %out, i32 %n, i32 %steps) {
+entry:
+  %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idle = icmp uge i32 %tx, %n
+  br i1 %idle, label %exit, label %load
+load:
+  %ps = getelementptr inbounds [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %tx
+  store i32 %bx, ptr addrspace(3) %ps, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  br label %loop
+loop:
+  %k = phi i32 [ 0, %load ], [ %k.next, %latch ]
+  %x = load i32, ptr addrspace(3) %ps, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %last = icmp eq i32 %k, %steps
+  br i1 %last, label %done, label %latch
+latch:
+  %y = add i32 %x, %k
+  store i32 %y, ptr addrspace(3) %ps, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %k.next = add i32 %k, 1
+  br label %loop
+done:
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %x, ptr %po, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+; The barrier is inside a call the variant keeps: one chunk per worker.
+define ptx_kernel void @calleeBarrier(ptr %out, i32 %n) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idle = icmp uge i32 %tx, %n
+  br i1 %idle, label %exit, label %body
+exit:
+  ret void
+body:
+  call void @exchange(ptr %out, i32 %tx)
+  ret void
+}
+
+; __syncthreads_count: a barrier with a reduction of its own.
+define ptx_kernel void @countBarrier(ptr %out, i32 %n) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idle = icmp uge i32 %tx, %n
+  br i1 %idle, label %exit, label %body
+exit:
+  ret void
+body:
+  %odd = trunc i32 %tx to i1
+  %count = call i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32 0, i1 %odd)
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %count, ptr %po, align 4
+  ret void
+}
+
+define internal void @exchange(ptr %out, i32 %tx) noinline {
+  %p = getelementptr inbounds [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %tx
+  store i32 %tx, ptr addrspace(3) %p, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %t1 = add i32 %tx, 1
+  %t2 = urem i32 %t1, 128
+  %pn = getelementptr inbounds [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %t2
+  %v = load i32, ptr addrspace(3) %pn, align 4
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %v, ptr %po, align 4
+  ret void
+}
+
+declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
+declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+declare void @llvm.nvvm.barrier.cta.sync.aligned.all(i32)
+declare i32 @llvm.nvvm.barrier.cta.red.popc.aligned.all(i32, i1)
