@@ -19,7 +19,7 @@ namespace smc {
 struct DeviceLibrary {
   llvm::Function *FirstChunk = nullptr; // i32 (ptr desc, ptr state)
   llvm::Function *ChunkBegin = nullptr; // void (ptr desc, ptr state)
-  llvm::Function *NextChunk = nullptr;  // i32 (ptr desc, ptr state)
+  llvm::Function *NextChunk = nullptr;  // i32 (ptr desc, ptr state, i32)
 };
 
 /// Links the worker library into \p M (once) and returns its entry points,

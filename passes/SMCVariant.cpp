@@ -31,17 +31,68 @@
 #include "TransformPasses.h"
 #include "VariantDriver.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/InstIterator.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
+#include <functional>
 #include <optional>
 
 using namespace llvm;
 
 namespace smc {
+
+/// Do the threads of a chunk of K's body (every block of \p V but \p Entry)
+/// share anything but global memory: a barrier, shared memory (a use of a
+/// __shared__ variable, static or dynamic, or a shared-space pointer), or a
+/// call or inline assembly that might use them?  Where not, a worker's warps
+/// need no barrier between the chunks of a claimed batch (abi.h,
+/// SMC_DEVICE_NEXT_CHUNK).
+static bool chunkThreadsCooperate(Function &V, BasicBlock &Entry) {
+  auto IsShared = [](const Value *Val) {
+    auto *PtrTy = dyn_cast<PointerType>(Val->getType());
+    return PtrTy && PtrTy->getAddressSpace() == 3;
+  };
+  SmallPtrSet<const Constant *, 16> Seen;
+  std::function<bool(const Constant *)> MentionsShared =
+      [&](const Constant *C) {
+        if (!Seen.insert(C).second)
+          return false;
+        if (IsShared(C))
+          return true;
+        for (const Use &Op : C->operands())
+          if (auto *Inner = dyn_cast<Constant>(Op.get());
+              Inner && MentionsShared(Inner))
+            return true;
+        return false;
+      };
+  for (BasicBlock &BB : V) {
+    if (&BB == &Entry)
+      continue;
+    for (Instruction &I : BB) {
+      if (IsShared(&I))
+        return true;
+      for (const Use &Op : I.operands())
+        if (IsShared(Op.get()) || (isa<Constant>(Op.get()) &&
+                                   MentionsShared(cast<Constant>(Op.get()))))
+          return true;
+      auto *Call = dyn_cast<CallBase>(&I);
+      if (!Call)
+        continue;
+      Function *Callee = Call->getCalledFunction();
+      if (!Callee || !Callee->isIntrinsic())
+        return true; // inline asm, indirect or ordinary calls
+      StringRef Name = Callee->getName();
+      if (Name.contains("barrier") || Name.contains(".bar.") ||
+          Name.contains("cp.async") || Name.contains("shared"))
+        return true;
+    }
+  }
+  return false;
+}
 
 static Expected<BuiltVariant> buildSMCVariant(Function &K,
                                               const KernelLegality &L,
@@ -62,6 +113,7 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
       Barriers.push_back(Call);
   if (Drained)
     funnelBarriers(*V, *S.Entry, *S.Body, Barriers, Returns);
+  bool Independent = !chunkThreadsCooperate(*V, *S.Entry);
 
   LLVMContext &Ctx = V->getContext();
   Argument *Desc = S.Desc;
@@ -98,7 +150,8 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
     Ret->eraseFromParent();
   }
   B.SetInsertPoint(Next);
-  LibCalls.push_back(B.CreateCall(Lib.NextChunk, {Desc, State}, "smc.next"));
+  LibCalls.push_back(B.CreateCall(
+      Lib.NextChunk, {Desc, State, B.getInt32(Independent)}, "smc.next"));
   ChunkId->addIncoming(LibCalls.back(), Next);
   B.CreateBr(Dispatch);
 
@@ -117,6 +170,7 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
   std::string Summary = L.OneChunk
                             ? "one chunk per worker: " + L.OneChunk.describe()
                             : std::string("persistent workers");
+
   if (Drained)
     Summary += ", drained exits: " + L.Drained.describe();
   // The reason and the line of the wait, so the user sees why the variant

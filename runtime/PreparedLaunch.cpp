@@ -120,6 +120,7 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
       return FallBack("cannot upload its queue tables: " + Error);
     D.mode = Plan.Mode;
     D.queue_stride = Plan.QueueStride;
+    D.claim_batch = Plan.ClaimBatch;
     D.busy_queues = Plan.BusyQueues;
     D.ordered = Plan.Ordered ? 1u : 0u;
   }

@@ -200,6 +200,9 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
     // Filling-retreating: fill every SM with as many workers as fit; on
     // each SM those beyond its target retreat at once.
     Plan.Workers = Fit * Plan.NumSlots;
+    if (!Plan.Ordered && Plan.QueueStride != 0)
+      Plan.ClaimBatch =
+          claimBatch(Plan.NumChunks, static_cast<uint32_t>(Set.size()), Target);
   } else {
     Plan.Workers = Plan.NumChunks;
     if (Policy.workersPerSM != 0 || !Policy.sms.empty()) {
@@ -236,6 +239,13 @@ bool planSlice(const Policy &Policy, const KernelFacts &Kernel, QueuePlan &Plan,
 }
 
 } // namespace
+
+uint32_t claimBatch(uint32_t NumChunks, uint32_t Sms, uint32_t Target) {
+  uint64_t Workers = uint64_t(std::max(Sms, 1u)) * std::max(Target, 1u);
+  uint64_t PerWorker = NumChunks / Workers;
+  return static_cast<uint32_t>(
+      std::clamp<uint64_t>(PerWorker / 8, 1, MaxClaimBatch));
+}
 
 KernelFacts KernelFacts::fromInfo(const SmcKernelInfo &Info) {
   KernelFacts Facts;

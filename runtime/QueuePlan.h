@@ -68,6 +68,9 @@ struct QueuePlan {
   // first, first + k, ... (SmcDescriptor::queue_stride).
   uint32_t QueueStride = 0;
   uint32_t BusyQueues = 0; // queues with at least one chunk
+  // Loop mode, arithmetic queues, not ordered: own-queue positions a worker
+  // claims at once (SmcDescriptor::claim_batch, claimBatch below); else 1.
+  uint32_t ClaimBatch = 1;
   // Ordered mode (SmcDescriptor::ordered): queue 0 holds every chunk in
   // blockIdx order and every worker claims from it.
   bool Ordered = false;
@@ -81,6 +84,18 @@ struct QueuePlan {
   uint32_t sliceOffset(uint32_t Index) const;
   uint32_t sliceCount(uint32_t Index) const;
 };
+
+// The largest batch of chunks a worker claims at once.
+constexpr uint32_t MaxClaimBatch = SMC_MAX_CLAIM_BATCH;
+
+// Batched claims: how many own-queue positions a worker claims with one
+// atomic when \p NumChunks chunks go to \p Sms SMs of \p Target active
+// workers each.  An eighth of the chunks each worker would run, between 1
+// and MaxClaimBatch: claims and hand-off barriers drop by up to that factor
+// for short chunks, while a worker's last batch stays a small part of its
+// work, so the launch's tail (which stealing, one chunk at a time, evens
+// out) grows by at most about an eighth.
+uint32_t claimBatch(uint32_t NumChunks, uint32_t Sms, uint32_t Target);
 
 // Plans one launch.  Returns true with `plan` filled in, or false with
 // `reason` saying why the launch must run the original kernel instead.

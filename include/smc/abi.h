@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 7u
+#define SMC_ABI_VERSION 8u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -76,6 +76,11 @@ enum SmcMode : uint32_t {
 //                   (grid_y) without a divide: n / grid_x ==
 //                   mulhi(n + div_x_add, div_x_mul) >> div_x_shift for
 //                   every n <= 2^32 - 2 (runtime/MagicDivision.h)
+//  claim_batch      loop mode: own-queue positions a worker claims with one
+//                   atomic (1 to SMC_MAX_CLAIM_BATCH); with queue_stride > 0
+//                   only, where the
+//                   chunks of a batch follow each other by queue_stride and
+//                   every thread steps to the next one itself
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
@@ -113,6 +118,7 @@ enum SmcMode : uint32_t {
   U32(div_y_mul)                                                               \
   U32(div_y_add)                                                               \
   U32(div_y_shift)                                                             \
+  U32(claim_batch)                                                             \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
@@ -154,6 +160,10 @@ enum SmcLaunchCounter : uint32_t {
   SMC_LAUNCH_COUNTERS = 4,
 };
 
+// The most chunks one claim of batched claims takes
+// (SmcDescriptor::claim_batch).
+#define SMC_MAX_CLAIM_BATCH 16u
+
 // Per-thread state of a worker (runtime/device/SmcWorker.cu); the pass
 // allocates this many uint32_t for it in every __smc variant.
 #define SMC_WORKER_STATE_WORDS 1u
@@ -184,14 +194,18 @@ enum SmcStatsWord : uint32_t {
 // ids through:
 //   first = SMC_DEVICE_FIRST_CHUNK(desc, &state)   once per worker (CTA)
 //   SMC_DEVICE_CHUNK_BEGIN(desc, &state)           at the start of a chunk
-//   next  = SMC_DEVICE_NEXT_CHUNK(desc, &state)    when a chunk ends
+//   next  = SMC_DEVICE_NEXT_CHUNK(desc, &state, independent)
+//                                                  when a chunk ends;
+//           independent = 1 where the body uses no shared memory and no
+//           barrier, so that chunks of a claimed batch need no barrier
+//           between them (a constant the pass passes)
 #define SMC_DEVICE_FIRST_CHUNK "__smc_dev_first_chunk"
 #define SMC_DEVICE_CHUNK_BEGIN "__smc_dev_chunk_begin"
 #define SMC_DEVICE_NEXT_CHUNK "__smc_dev_next_chunk"
 // The worker's static shared memory (chunk-id slots and the leader's state)
 // and its size in bytes.
 #define SMC_DEVICE_SHARED "__smc_dev_shared"
-#define SMC_DEVICE_SHARED_BYTES 32u
+#define SMC_DEVICE_SHARED_BYTES 48u
 
 // The record <kernel>__smc_info the plugin leaves in the device module for
 // every kernel it considered, as six uint32_t.  locality is an SmcLocality.

@@ -7,7 +7,8 @@
 //
 //   first = __smc_dev_first_chunk(desc, &state)   once per worker (CTA)
 //   __smc_dev_chunk_begin(desc, &state)           at the start of a chunk
-//   next  = __smc_dev_next_chunk(desc, &state)    when a chunk ends
+//   next  = __smc_dev_next_chunk(desc, &state, independent)
+//                                                 when a chunk ends
 //
 // A chunk is one CTA of the original launch.  Every call returns the same
 // chunk id to all threads of the worker, or SMC_NO_CHUNK when the worker is
@@ -37,6 +38,20 @@
 // workers= and sms= are honoured; per-SM queues, their orders and stealing
 // do not (there is nothing to steal from one queue).
 //
+// Batched claims (descriptor field `claim_batch` > 1, loop mode, arithmetic
+// queues only): one atomic on its queue's position counter gives a worker
+// up to claim_batch consecutive positions of its own queue, whose chunks
+// follow each other by queue_stride.  The batch's first chunk and length
+// travel through the broadcast like a single chunk id; every thread then
+// steps to the batch's next chunk by itself (its state word), with a
+// barrier between the chunks only where the body uses shared memory or
+// barriers (`independent` = 0: the barrier keeps shared memory safe as the
+// broadcast's does).  Exactly once is unchanged: the positions of a batch
+// are handed out by one atomic, and a worker runs each of them once.  A
+// worker decides on leaving (live partitions) and steals at batch ends only;
+// steals take one chunk.  The claim ahead is made at the start of a batch's
+// last chunk.
+//
 // Live partitions (descriptor field `live_target` not null): the runtime may
 // rewrite the per-SM targets while the launch runs.  At the end of every
 // chunk the leader compares its SM's active workers with the live target;
@@ -52,8 +67,14 @@
 
 // Per-thread state of a worker: what the pass allocates
 // (SMC_WORKER_STATE_WORDS), kept in registers across the chunk body.
+// One word: registers live across the chunk body are registers the kernel's
+// own code cannot use.
+//   bits 0-26   the chunk it runs (a plan has at most 2^27 chunks)
+//   bits 27-30  chunks of its batch after this one (at most
+//               SMC_MAX_CLAIM_BATCH - 1)
+//   bit 31      which broadcast slot the next chunk id goes through
 struct SmcWorkerState {
-  unsigned parity; // which broadcast slot the next chunk id goes through
+  unsigned word;
 };
 
 static_assert(sizeof(SmcWorkerState) == 4 * SMC_WORKER_STATE_WORDS,
@@ -71,6 +92,8 @@ struct SmcLeaderState {
   unsigned ownDone;  // OWN_EXHAUSTED, LEAVING, KEEPER, FIRST_CHUNK
   unsigned ownFirst; // first chunk of its own queue
   unsigned ownSize;  // length of its own queue (0 if none)
+  unsigned batch;    // chunks of the batch ownChunkAt last handed out
+  unsigned step;     // own-queue positions one claim takes (claimStep)
 };
 
 // The worker's shared memory (SMC_DEVICE_SHARED; the plugin counts its size
@@ -81,6 +104,7 @@ struct SmcLeaderState {
 // barrier after which p is written again).
 struct SmcWorkerShared {
   unsigned slot[2];
+  unsigned batch[2]; // the length of the batch that starts at slot[p]
   SmcLeaderState leader;
 };
 static_assert(sizeof(SmcWorkerShared) == SMC_DEVICE_SHARED_BYTES,
@@ -88,6 +112,13 @@ static_assert(sizeof(SmcWorkerShared) == SMC_DEVICE_SHARED_BYTES,
 __shared__ SmcWorkerShared __smc_dev_shared;
 
 namespace {
+
+constexpr unsigned STATE_CHUNK = (1u << 27) - 1u;
+constexpr unsigned STATE_LEFT_ONE = 1u << 27;
+constexpr unsigned STATE_LEFT = 0xfu << 27;
+constexpr unsigned STATE_PARITY_SHIFT = 31;
+static_assert(SMC_MAX_CLAIM_BATCH - 1u <= STATE_LEFT >> 27,
+              "a batch's remaining chunks fit in the state word");
 
 // Bits of SmcLeaderState::ownDone.  The first two make the worker claim
 // nothing more from its own queue.
@@ -167,12 +198,14 @@ __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   return chunk;
 }
 
-// Records that the chunk runs on this SM, stolen or not.
+// Records that the chunk (and the rest of its batch: `count` chunks in all)
+// runs on this SM, stolen or not.
 __device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d, unsigned smid,
-                                          unsigned chunk, bool stolen) {
+                                          unsigned chunk, bool stolen,
+                                          unsigned count = 1) {
   if (chunk != SMC_NO_CHUNK && d->stats) {
     if (smid < d->num_slots)
-      atomicAdd(&d->stats[SMC_STATS_CHUNKS_ON(d->num_slots, smid)], 1u);
+      atomicAdd(&d->stats[SMC_STATS_CHUNKS_ON(d->num_slots, smid)], count);
     if (stolen)
       atomicAdd(&d->stats[SMC_STATS_WORD(d->num_slots, SMC_STATS_STOLEN)], 1u);
   }
@@ -228,8 +261,20 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w) {
   return SMC_NO_CHUNK;
 }
 
+// Own-queue positions one claim takes: claim_batch in loop mode where
+// queues are arithmetic (a batch's chunks follow each other by
+// queue_stride) and not ordered, else 1.
+__device__ __forceinline__ unsigned claimStep(const SmcDescriptor *d) {
+  bool batched = d->mode == SMC_MODE_LOOP && !d->ordered && d->queue_stride;
+  if (!batched || d->claim_batch <= 1)
+    return 1u;
+  return d->claim_batch < SMC_MAX_CLAIM_BATCH ? d->claim_batch
+                                              : SMC_MAX_CLAIM_BATCH;
+}
+
 // Leader only: the chunk at position pos of its own queue, or NONE (and
-// the queue is known exhausted) past its end.
+// the queue is known exhausted) past its end.  The batch claimed at pos
+// (claim_batch positions, cut at the queue's end) goes to w->batch.
 __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
                                unsigned pos) {
   if (pos >= w->ownSize) {
@@ -239,7 +284,9 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
   unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
   if (pos == w->ownSize - 1)
     queueHandedOut(d);
-  return ranOn(d, w->smid, chunk, false);
+  unsigned rest = w->ownSize - pos;
+  w->batch = w->step < rest ? w->step : rest;
+  return ranOn(d, w->smid, chunk, false, w->batch);
 }
 
 // Leader only: the next chunk of its own queue (unless known empty).  No
@@ -248,7 +295,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
 __device__ unsigned claimOwn(const SmcDescriptor *d, SmcLeaderState *w) {
   if (w->ownDone & NO_OWN_CLAIMS)
     return SMC_NO_CHUNK;
-  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), 1u));
+  return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), w->step));
 }
 
 // Leader only: which queue the worker claims from: its SM's, or in ordered
@@ -369,14 +416,21 @@ __device__ __forceinline__ bool leaves(const SmcDescriptor *d, unsigned smid) {
   return false;
 }
 
+// Hands the chunk (the first of a batch of `batch` chunks) from the leader
+// to every thread of the worker.
 __device__ __forceinline__ unsigned broadcast(SmcWorkerState *state,
-                                              unsigned chunk) {
-  unsigned p = state->parity;
-  if (isLeader())
+                                              unsigned chunk, unsigned batch) {
+  unsigned p = state->word >> STATE_PARITY_SHIFT;
+  if (isLeader()) {
     __smc_dev_shared.slot[p] = chunk;
+    __smc_dev_shared.batch[p] = batch;
+  }
   __syncthreads();
-  state->parity = p ^ 1u;
-  return __smc_dev_shared.slot[p];
+  chunk = __smc_dev_shared.slot[p];
+  state->word = (p ^ 1u) << STATE_PARITY_SHIFT |
+                (__smc_dev_shared.batch[p] - 1u) * STATE_LEFT_ONE |
+                (chunk & STATE_CHUNK);
+  return chunk;
 }
 
 } // namespace
@@ -388,7 +442,7 @@ __device__ __forceinline__ unsigned broadcast(SmcWorkerState *state,
 extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
                                                      SmcWorkerState *state) {
   SmcLeaderState *w = &__smc_dev_shared.leader;
-  state->parity = 0;
+  state->word = 0;
   unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
     unsigned mask = warp0Mask();
@@ -396,6 +450,8 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (isLeader()) {
       w->pending = SMC_NO_CHUNK;
       w->ownDone = 0;
+      w->batch = 1;
+      w->step = claimStep(d);
       w->smid = readSmid();
       w->ownQueue = ownQueueOf(d, w->smid);
       // One-chunk mode: the own-queue atomic goes out together with the
@@ -428,7 +484,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
       workerDone(d, w);
   }
-  return broadcast(state, chunk);
+  return broadcast(state, chunk, isLeader() ? w->batch : 1);
 }
 
 // Loop mode: the leader claims its next own-queue position now, so that the
@@ -441,20 +497,33 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 // as its original).  A longer queue takes two rounds or more either way, and
 // keeps the claim ahead from the start: skipping it there too cost reduce
 // (15.5 chunks per SM, 8 workers) 19%.  Not in ordered mode, where a claimed
-// chunk must be a running one, nor once the worker is leaving.
+// chunk must be a running one, nor once the worker is leaving.  With
+// batched claims, at the start of a batch's last chunk: the next batch.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
-                                                 SmcWorkerState *) {
+                                                 SmcWorkerState *state) {
   SmcLeaderState *w = &__smc_dev_shared.leader;
   if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() &&
+      !(state->word & STATE_LEFT) &&
       !(w->ownDone & (NO_OWN_CLAIMS | FIRST_CHUNK)))
-    w->pending = atomicAdd(queueNext(d, w->ownQueue), 1u);
+    w->pending = atomicAdd(queueNext(d, w->ownQueue), w->step);
 }
 
 extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
-                                                    SmcWorkerState *state) {
+                                                    SmcWorkerState *state,
+                                                    unsigned independent) {
   // One-chunk mode: the worker ends with its chunk, like the original CTA.
   if (d->mode == SMC_MODE_ONE_CHUNK)
     return SMC_NO_CHUNK;
+  // The next chunk of the batch: every thread steps to it by itself (the
+  // same in all threads).  A barrier first where the body uses shared memory
+  // or barriers: no thread may start the next chunk while another still
+  // runs this one.
+  if (state->word & STATE_LEFT) {
+    state->word += d->queue_stride - STATE_LEFT_ONE;
+    if (!independent)
+      __syncthreads();
+    return state->word & STATE_CHUNK;
+  }
   SmcLeaderState *w = &__smc_dev_shared.leader;
   unsigned chunk = SMC_NO_CHUNK;
   if (inWarp0()) {
@@ -469,6 +538,7 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
           leaves(d, w->smid))
         w->ownDone |= LEAVING;
       w->ownDone &= ~FIRST_CHUNK;
+      w->batch = 1;
       if (w->pending != SMC_NO_CHUNK) {
         chunk = ownChunkAt(d, w, w->pending);
         w->pending = SMC_NO_CHUNK;
@@ -486,5 +556,5 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK)
       workerDone(d, w);
   }
-  return broadcast(state, chunk);
+  return broadcast(state, chunk, isLeader() ? w->batch : 1);
 }

@@ -2,7 +2,8 @@
 // with no early return: both variants are built, K__smc in loop mode
 // (flags 3); the variants address the same dynamic shared array as K
 // (invariant 2: shared memory is the launch's, unchanged); K__smc adds only
-// the worker's 8-byte chunk-id slot as static shared memory.
+// the worker's own 48 bytes (chunk-id slots, leader state) as static
+// shared memory.
 //
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc,slice -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.ptx 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX < %t.ptx
@@ -25,7 +26,7 @@ __global__ void reverse(float *data, int n) {
 // PTX-NOT:   .shared
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;
 // PTX-LABEL: .visible .entry _Z7reversePfi__smc(
-// PTX:       .shared .align 4 .b8 __smc_dev_shared[32];
+// PTX:       .shared .align 4 .b8 __smc_dev_shared[48];
 // PTX-NOT:   .shared .{{.*}}[
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;
 // PTX-LABEL: .visible .entry _Z7reversePfi__slice(

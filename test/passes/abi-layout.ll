@@ -18,7 +18,8 @@
 ; CHECK-NEXT: desc div_y_mul 52 4
 ; CHECK-NEXT: desc div_y_add 56 4
 ; CHECK-NEXT: desc div_y_shift 60 4
-; CHECK-NEXT: desc queue_start 64 8
+; CHECK-NEXT: desc claim_batch 64 4
+; CHECK-NEXT: desc queue_start 72 8
 ; CHECK:      desc stats {{[0-9]+}} 8
 ; CHECK-NEXT: desc-size {{[0-9]+}}
 ; CHECK:      info abi_version 0 4

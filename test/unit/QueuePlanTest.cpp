@@ -470,3 +470,42 @@ TEST(QueuePlan, SlicesCoverTheGridOnce) {
   EXPECT_EQ(Plan.numSlices(), 4u);
   EXPECT_EQ(Plan.sliceCount(3), 1u);
 }
+
+// Batched claims: an eighth of each worker's chunks, between 1 and 16.
+TEST(QueuePlan, ClaimBatchIsAnEighthOfAWorkersChunks) {
+  EXPECT_EQ(claimBatch(0, 132, 8), 1u);
+  EXPECT_EQ(claimBatch(132 * 8 * 15, 132, 8), 1u);   // 15 chunks per worker
+  EXPECT_EQ(claimBatch(132 * 8 * 16, 132, 8), 2u);   // 16
+  EXPECT_EQ(claimBatch(132 * 8 * 100, 132, 8), 12u); // 100
+  EXPECT_EQ(claimBatch(132 * 8 * 129, 132, 8), MaxClaimBatch);
+  EXPECT_EQ(claimBatch(1u << 27, 1, 1), MaxClaimBatch);
+  EXPECT_EQ(claimBatch(1000, 0, 0), MaxClaimBatch); // no division by zero
+}
+
+// Batches need arithmetic queues (interleaved, contiguous) in loop mode
+// without ordering; tables, clusters, one-chunk and ordered plans claim one
+// chunk at a time.
+TEST(QueuePlan, ClaimBatchOnlyForArithmeticLoopQueues) {
+  GridSize Big = grid(4 * 8 * 64); // 4 SMs x 4 workers: 128 chunks each
+  QueuePlan Inter = planOk(Policy::smCentric(), bothVariants(), device(4), Big);
+  EXPECT_EQ(Inter.ClaimBatch, 16u);
+  QueuePlan Contig = planOk(Policy::smCentric(2, {}, ChunkOrder::Contiguous),
+                            bothVariants(), device(4), Big);
+  EXPECT_EQ(Contig.ClaimBatch, 16u);
+
+  Policy Table = Policy::smCentric(0, {}, ChunkOrder::Table);
+  Table.chunkToSM.assign(Big.X, 1);
+  EXPECT_EQ(planOk(Table, bothVariants(), device(4), Big).ClaimBatch, 1u);
+  EXPECT_EQ(planOk(Policy::clusteredTiles(2, 2), bothVariants(), device(4),
+                   grid(64, 32))
+                .ClaimBatch,
+            1u);
+  KernelFacts OneChunk = bothVariants();
+  OneChunk.OneChunk = true;
+  EXPECT_EQ(planOk(Policy::smCentric(), OneChunk, device(4), Big).ClaimBatch,
+            1u);
+  KernelFacts Ordered = bothVariants();
+  Ordered.Ordered = true;
+  EXPECT_EQ(planOk(Policy::smCentric(), Ordered, device(4), Big).ClaimBatch,
+            1u);
+}

@@ -1,6 +1,6 @@
 ; Hardware limits are decided in Legality too: a kernel whose parameters
 ; leave no room for the descriptor gets neither variant; one that uses all
-; 48 KiB of static shared memory gets no __smc (the worker's 32 bytes
+; 48 KiB of static shared memory gets no __smc (the worker's 48 bytes
 ; would push it over) but a __slice.  print<smc-legality> shows both, and
 ; the variant passes refuse with the same reason.
 ;
@@ -11,12 +11,12 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; LEGAL: kernel bigParams: legal, loop; no __smc variant: the variant would exceed a hardware limit ({{[0-9]+}} bytes of parameters with the descriptor, over the 32764 allowed); no __slice variant: the variant would exceed a hardware limit ({{[0-9]+}} bytes of parameters with the descriptor, over the 32764 allowed)
-; LEGAL-NEXT: kernel fullShared: legal, loop; no __smc variant: the variant would exceed a hardware limit (49184 bytes of static shared memory with the worker's own, over the 49152 allowed){{$}}
+; LEGAL-NEXT: kernel fullShared: legal, loop; no __smc variant: the variant would exceed a hardware limit (49200 bytes of static shared memory with the worker's own, over the 49152 allowed){{$}}
 ; LEGAL-NEXT: kernel small: legal, loop{{$}}
 
 ; REMARK-DAG: kernel 'bigParams': no __smc variant: the variant would exceed a hardware limit ({{[0-9]+}} bytes of parameters
 ; REMARK-DAG: kernel 'bigParams': no __slice variant: the variant would exceed a hardware limit ({{[0-9]+}} bytes of parameters
-; REMARK-DAG: kernel 'fullShared': no __smc variant: the variant would exceed a hardware limit (49184 bytes of static shared memory
+; REMARK-DAG: kernel 'fullShared': no __smc variant: the variant would exceed a hardware limit (49200 bytes of static shared memory
 ; REMARK-DAG: kernel 'fullShared': built fullShared__slice
 ; REMARK-DAG: kernel 'small': built small__smc
 ; REMARK-DAG: kernel 'small': built small__slice
