@@ -77,6 +77,7 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
     J["mode"] = R.Mode;
     J["ordered"] = R.Ordered;
     J["target"] = R.Target;
+    J["claim_batch"] = R.ClaimBatch;
     J["workers"] = R.Workers;
   }
   if (R.Slices) {

@@ -46,6 +46,7 @@ struct LaunchRecord {
   const char *Mode = nullptr; // "loop" or "one_chunk"
   bool Ordered = false;       // chunks claimed in blockIdx order
   unsigned Target = 0;
+  unsigned ClaimBatch = 1; // own-queue chunks one claim takes
   unsigned Workers = 0;
   unsigned NumSlots = 0;
   std::vector<uint32_t> Counts; // SMC_STATS_WORDS(NumSlots) words, or empty

@@ -76,6 +76,7 @@ cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
     R.Mode = Plan.Mode == SMC_MODE_ONE_CHUNK ? "one_chunk" : "loop";
     R.Ordered = Plan.Ordered;
     R.Target = Plan.Target;
+    R.ClaimBatch = Plan.ClaimBatch;
     R.Workers = Plan.Workers;
     R.NumSlots = Dev.NumSMs;
   } else {
