@@ -5,9 +5,8 @@
 // that caused it); whether a thread may leave the kernel while others of
 // its CTA still reach a barrier, so that its __smc variant must run one
 // chunk per worker or (-smc-drained-exits) drain such threads at the
-// barriers;
-// and whether its CTAs wait on each other, so that
-// its __smc variant must hand out chunks in blockIdx order; for a legal
+// barriers; and whether its CTAs wait on each other, so that its __smc
+// variant must hand out chunks in blockIdx order; for a legal
 // kernel, also the hardware limits (parameter space, static shared memory)
 // each kind of variant would exceed.
 //===----------------------------------------------------------------------===//

@@ -170,7 +170,6 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
   std::string Summary = L.OneChunk
                             ? "one chunk per worker: " + L.OneChunk.describe()
                             : std::string("persistent workers");
-
   if (Drained)
     Summary += ", drained exits: " + L.Drained.describe();
   // The reason and the line of the wait, so the user sees why the variant

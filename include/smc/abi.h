@@ -78,9 +78,8 @@ enum SmcMode : uint32_t {
 //                   every n <= 2^32 - 2 (runtime/MagicDivision.h)
 //  claim_batch      loop mode: own-queue positions a worker claims with one
 //                   atomic (1 to SMC_MAX_CLAIM_BATCH); with queue_stride > 0
-//                   only, where the
-//                   chunks of a batch follow each other by queue_stride and
-//                   every thread steps to the next one itself
+//                   only, where the chunks of a batch follow each other by
+//                   queue_stride and every thread steps to the next itself
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order

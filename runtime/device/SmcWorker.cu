@@ -93,7 +93,8 @@ struct SmcLeaderState {
   unsigned ownFirst; // first chunk of its own queue
   unsigned ownSize;  // length of its own queue (0 if none)
   unsigned batch;    // chunks of the batch ownChunkAt last handed out
-  unsigned step;     // own-queue positions one claim takes (claimStep)
+  unsigned step;     // own-queue positions one claim takes: claimStep, once
+                     // per worker (at every claim it cost syr2k 6 registers)
 };
 
 // The worker's shared memory (SMC_DEVICE_SHARED; the plugin counts its size

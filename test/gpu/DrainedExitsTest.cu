@@ -121,10 +121,6 @@ __global__ void pyramid2D(const float *In, float *Out, int Cols, int Rows,
     Out[Y * Cols + X] = Next[Ty][Tx];
 }
 
-__device__ inline uint32_t linearBlock() {
-  return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-}
-
 // Threads at or above Active return before the barrier; thread 0 counts the
 // chunk and records the SM it ran on.
 __global__ void countEarlyExit(uint32_t *Counts, uint32_t *SmOf, uint32_t *Out,

@@ -23,10 +23,6 @@ using namespace smctest;
 
 //===--- Kernels (external linkage: the runtime finds variants by name) ---===//
 
-__device__ inline uint32_t linearBlock() {
-  return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-}
-
 // Loop mode: no return before a barrier.
 __global__ void countChunks(uint32_t *Counts, uint32_t *Out, uint32_t Salt) {
   uint32_t Chunk = linearBlock();

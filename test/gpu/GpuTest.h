@@ -58,6 +58,11 @@ unsigned numSMs();
 size_t maxDynamicSharedOptin();
 
 /// Murmur3's finalizer: a cheap, well-mixing hash usable on both sides.
+/// The CTA's linear index in its grid (x fastest), the chunk id SMC uses.
+__device__ inline uint32_t linearBlock() {
+  return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
+}
+
 __host__ __device__ inline uint32_t mix32(uint32_t X) {
   X ^= X >> 16;
   X *= 0x85ebca6bu;
