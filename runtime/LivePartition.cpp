@@ -5,6 +5,8 @@
 //===----------------------------------------------------------------------===//
 #include "LivePartition.h"
 
+#include <algorithm>
+
 namespace smc {
 
 bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
@@ -32,6 +34,25 @@ bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
 uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize,
                          uint32_t FreeSMs) {
   return FitPerSM * (SetSize + FreeSMs);
+}
+
+uint32_t grownWorkers(const std::vector<unsigned> &OldSms,
+                      unsigned OldWorkersPerSM,
+                      const std::vector<unsigned> &NewSms,
+                      unsigned NewWorkersPerSM, uint32_t PlanTarget) {
+  auto Allowed = [PlanTarget](unsigned WorkersPerSM) {
+    return WorkersPerSM ? std::min<uint32_t>(WorkersPerSM, PlanTarget)
+                        : PlanTarget;
+  };
+  uint32_t Extra = 0;
+  for (unsigned Sm : NewSms) {
+    uint32_t Want = Allowed(NewWorkersPerSM);
+    uint32_t Had = std::binary_search(OldSms.begin(), OldSms.end(), Sm)
+                       ? Allowed(OldWorkersPerSM)
+                       : 0;
+    Extra += Want > Had ? Want - Had : 0;
+  }
+  return Extra;
 }
 
 } // namespace smc

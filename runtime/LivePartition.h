@@ -37,6 +37,16 @@ bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
 // for the SMs they can reach now: FitPerSM x (SetSize + FreeSMs).
 uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize, uint32_t FreeSMs);
 
+// The workers of a top-up grid (grow-back) for a launch whose plan wants
+// `PlanTarget` active workers per SM, when its partition goes from
+// (`OldSms`, `OldWorkersPerSM`) to (`NewSms`, `NewWorkersPerSM`) (sorted
+// sets; 0 workers: the plan's target): the active workers the new
+// partition allows beyond the old one, summed over its SMs.
+uint32_t grownWorkers(const std::vector<unsigned> &OldSms,
+                      unsigned OldWorkersPerSM,
+                      const std::vector<unsigned> &NewSms,
+                      unsigned NewWorkersPerSM, uint32_t PlanTarget);
+
 } // namespace smc
 
 #endif // SMC_RUNTIME_LIVEPARTITION_H

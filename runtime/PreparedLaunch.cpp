@@ -14,6 +14,7 @@
 #include "RuntimeState.h"
 #include "Stats.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace smc {
@@ -43,6 +44,19 @@ bool uploadTables(DeviceState &Dev, QueuePlan &Plan, SmcDescriptor &Desc,
   Plan.QueueChunks = {};
   Plan.SlotTarget = {};
   return true;
+}
+
+// The sizes of a function's first `Count` parameters, or nothing if the
+// driver cannot tell.
+std::vector<size_t> paramSizes(CUfunction Function, uint32_t Count,
+                               const driver::Api &Api) {
+  std::vector<size_t> Sizes(Count);
+  for (uint32_t I = 0; I < Count; ++I) {
+    size_t Offset = 0;
+    if (Api.FuncGetParamInfo(Function, I, &Offset, &Sizes[I]) != CUDA_SUCCESS)
+      return {};
+  }
+  return Sizes;
 }
 
 // Plans one configuration.  Null when the launch should just be forwarded
@@ -115,6 +129,8 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   D.num_chunks = Plan.NumChunks;
   D.num_slots = Dev.NumSMs;
   if (Plan.Variant == Variant::SMCentric) {
+    for (uint32_t Target : Plan.SlotTarget)
+      P->PerSmTarget = std::max(P->PerSmTarget, Target);
     std::string Error;
     if (!uploadTables(Dev, Plan, D, Error))
       return FallBack("cannot upload its queue tables: " + Error);
@@ -123,6 +139,8 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     D.claim_batch = Plan.ClaimBatch;
     D.busy_queues = Plan.BusyQueues;
     D.ordered = Plan.Ordered ? 1u : 0u;
+    if (Plan.Mode == SMC_MODE_LOOP)
+      P->ParamSizes = paramSizes(Variant, K.Info.num_params, Api);
   }
   P->Variant = Plan.Variant;
   P->Function = Variant;
@@ -280,8 +298,18 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
       return launchOriginal(Req);
     }
     useCounterBlock(Desc, Counters, P.Device->NumSMs);
-    if (Req.Partition)
+    if (Req.Partition) {
       Desc.live_target = Req.Partition->LiveTarget;
+      // Workers decide on leaving at batch ends only: one chunk per claim,
+      // so that a partition takes effect at the next chunk boundary (with
+      // batches of five 100 us chunks an urgent kernel waited 0.67 ms for
+      // its SMs instead of 0.14).
+      Desc.claim_batch = 1;
+      // A tag lets a top-up grid join the launch when the partition grows
+      // while it runs (not for SMC_STATS's synchronous launches).
+      if (!Capturing && !WithStats && P.Plan.Mode == SMC_MODE_LOOP)
+        Desc.launch_tag = nextLaunchTag();
+    }
   }
 
   cudaError_t Err;
@@ -295,7 +323,8 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
               : afterVariantFailure(P, Result, FailedSlice, Req);
   }
   if (Req.Partition && !Capturing && Err == cudaSuccess)
-    partitionLaunched(*Req.Partition, Effective);
+    partitionLaunched(*Req.Partition, Effective, Desc.launch_tag ? &P : nullptr,
+                      Desc, Req);
   return Err;
 }
 

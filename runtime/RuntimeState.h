@@ -93,6 +93,20 @@ struct LaunchRequest {
 // Which stream, as the runtime tells streams apart: (StreamKind, id).
 using StreamKey = std::pair<int, uint64_t>;
 
+struct Prepared;
+
+// The last SM-centric loop-mode launch on a partitioned stream, kept so
+// that the runtime can add workers to it while it runs when the partition
+// grows (a top-up grid, runtime/device/SmcWorker.cu "Grow-back").
+struct TopUpSource {
+  const Prepared *P = nullptr; // null: the stream's last launch cannot be
+                               // topped up
+  SmcDescriptor Desc{};        // as launched: its tag, counters, live target
+  std::vector<std::vector<char>> Args; // the kernel's arguments, copied
+  dim3 Block;
+  unsigned SharedMem = 0;
+};
+
 // A live SM partition of one stream on one device (smc::setStreamSMs).
 // Never freed: launches in flight read its live targets.
 struct StreamPartition {
@@ -106,6 +120,8 @@ struct StreamPartition {
   cudaEvent_t LastLaunch = nullptr;
   bool Launched = false; // LastLaunch was recorded at least once
   bool Active = true;    // cleared by clearStreamSMs
+  // The launch LastLaunch follows, if a top-up can join it (Globals::Mutex).
+  TopUpSource TopUp;
 };
 
 //===----------------------------------------------------------------------===//
@@ -118,8 +134,11 @@ struct DeviceState {
   unsigned NumSMs = 0; // num_slots of every plan on this device
   std::string Name;
   cudaStream_t Stream = nullptr; // the runtime's own non-blocking stream
-  size_t CounterWords = 0;       // words of one counter block
-  uint32_t *Slab = nullptr;      // zeroed counter blocks not yet handed out
+  // Where top-up grids run (created on the first), non-blocking: never the
+  // runtime's own stream, whose copies must not wait for kernels.
+  cudaStream_t TopUpStream = nullptr;
+  size_t CounterWords = 0;  // words of one counter block
+  uint32_t *Slab = nullptr; // zeroed counter blocks not yet handed out
   size_t SlabLeft = 0;
   // Counter blocks of streams, by (StreamKind, id).
   std::map<StreamKey, uint32_t *> StreamCounters;
@@ -141,6 +160,14 @@ struct Prepared {
   uint32_t NumParams = 0;
   // The plan, without its tables (they live on the device, in desc).
   QueuePlan Plan;
+  // The most active workers the plan wants on any SM, and a device table
+  // that wants it on every SM: a top-up grid's slot_target (made on the
+  // first top-up, Globals::Mutex).
+  uint32_t PerSmTarget = 0;
+  uint32_t *TopUpTargets = nullptr;
+  // The size of each kernel parameter (SM-centric loop mode; empty if the
+  // driver could not say): what a top-up grid copies of a launch's args.
+  std::vector<size_t> ParamSizes;
   // Set when a variant launch failed but the original then succeeded: from
   // then on this configuration runs the original.
   std::atomic<bool> VariantFailed{false};
@@ -308,9 +335,15 @@ StreamPartition *streamPartition(int Device, cudaStream_t Stream);
 // for its SMs and the SMs no other partition's launch in flight holds.
 uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition);
 
+// A tag for a launch on a partitioned stream (SmcDescriptor::launch_tag).
+uint32_t nextLaunchTag();
+
 // After a launch on a partitioned stream (not capturing): records that it
-// is in flight.
-void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream);
+// is in flight, and what a top-up grid needs to join it (`P` and `Desc` as
+// launched; P null when it cannot be topped up).
+void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
+                       const Prepared *P, const SmcDescriptor &Desc,
+                       const LaunchRequest &Req);
 
 //===----------------------------------------------------------------------===//
 // Kernels (KernelRegistry.cpp), Globals::Mutex held

@@ -9,6 +9,9 @@
 // A launch on a partitioned stream plans its queues for the partition's SMs
 // (the policy's SM set and workers replaced) and is sized for the SMs it
 // can reach: its own and those no other partition's launch in flight holds.
+// When setStreamSMs grows a partition while the stream's last launch runs,
+// a top-up grid of as many workers as the new SMs (or higher per-SM count)
+// allow joins that launch (grow-back, runtime/device/SmcWorker.cu).
 //===----------------------------------------------------------------------===//
 #include "LivePartition.h"
 #include "RuntimeState.h"
@@ -20,6 +23,11 @@ namespace {
 
 // Partitions that exist on any device: while 0, launches skip the lookup.
 std::atomic<unsigned> NumPartitions{0};
+
+// Launch tags handed out (SmcDescriptor::launch_tag).
+std::atomic<uint32_t> LaunchTags{0};
+// Tags are 1 to 2^23 - 1: the JOIN word has 23 bits for them, 0 is none.
+constexpr uint32_t NumLaunchTags = (1u << 23) - 1u;
 
 // The stream a program names: null is the legacy default stream.
 cudaStream_t effectiveStream(cudaStream_t Stream) {
@@ -73,7 +81,64 @@ bool inFlight(const StreamPartition &Partition) {
   return false;
 }
 
+// Grow-back: adds a top-up grid to the stream's launch in flight for what
+// the partition gains going from (OldSms, OldWorkersPerSM) to (NewSms,
+// NewWorkersPerSM).  Globals::Mutex held.
+void topUp(DeviceState &Dev, StreamPartition &Partition,
+           const std::vector<unsigned> &OldSms, unsigned OldWorkersPerSM,
+           const std::vector<unsigned> &NewSms, unsigned NewWorkersPerSM) {
+  TopUpSource &Source = Partition.TopUp;
+  if (!Source.P || !inFlight(Partition))
+    return;
+  // Prepared launches are never freed, and TopUpTargets is written under
+  // Globals::Mutex only.
+  Prepared &P = const_cast<Prepared &>(*Source.P);
+  uint32_t Workers = grownWorkers(OldSms, OldWorkersPerSM, NewSms,
+                                  NewWorkersPerSM, P.PerSmTarget);
+  if (Workers == 0)
+    return;
+  auto Fail = [&](const std::string &Why) {
+    tellKernel(*P.Kernel, "cannot add workers to a running launch when its "
+                          "stream's partition grew: " +
+                              Why);
+  };
+  std::string Error;
+  if (!P.TopUpTargets) {
+    std::vector<uint32_t> Table(Dev.NumSMs, P.PerSmTarget);
+    P.TopUpTargets =
+        deviceBuffer(Dev, Table.data(), Table.size() * sizeof(uint32_t), Error);
+    if (!P.TopUpTargets)
+      return Fail(Error);
+  }
+  if (!Dev.TopUpStream) {
+    cudaError_t Err =
+        cudaStreamCreateWithFlags(&Dev.TopUpStream, cudaStreamNonBlocking);
+    if (Err != cudaSuccess) {
+      Dev.TopUpStream = nullptr;
+      return Fail(failed("cudaStreamCreateWithFlags", Err));
+    }
+  }
+  SmcDescriptor Desc = Source.Desc;
+  Desc.top_up = 1;
+  Desc.slot_target = P.TopUpTargets;
+  std::vector<void *> Params;
+  for (std::vector<char> &Arg : Source.Args)
+    Params.push_back(Arg.data());
+  Params.push_back(&Desc);
+  const dim3 &Block = Source.Block;
+  CUresult R = driver::api()->LaunchKernel(
+      P.Function, Workers, 1, 1, Block.x, Block.y, Block.z, Source.SharedMem,
+      reinterpret_cast<CUstream>(Dev.TopUpStream), Params.data(), nullptr);
+  if (R != CUDA_SUCCESS)
+    Fail("the top-up launch failed with " + driver::resultText(R));
+}
+
 } // namespace
+
+uint32_t nextLaunchTag() {
+  return LaunchTags.fetch_add(1, std::memory_order_relaxed) % NumLaunchTags +
+         1u;
+}
 
 StreamPartition *streamPartition(int Device, cudaStream_t Stream) {
   if (NumPartitions.load(std::memory_order_acquire) == 0)
@@ -112,13 +177,31 @@ uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition) {
   return confinedWorkers(Plan.Workers / Plan.NumSlots, Reachable, Free);
 }
 
-void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream) {
+void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
+                       const Prepared *P, const SmcDescriptor &Desc,
+                       const LaunchRequest &Req) {
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  TopUpSource &Source = Partition.TopUp;
+  Source.P = nullptr;
   if (!Partition.LastLaunch)
     return;
-  if (cudaEventRecord(Partition.LastLaunch, Stream) == cudaSuccess)
-    Partition.Launched = true;
-  else
+  if (cudaEventRecord(Partition.LastLaunch, Stream) != cudaSuccess) {
     cudaGetLastError();
+    return;
+  }
+  Partition.Launched = true;
+  if (!P || P->ParamSizes.size() != P->NumParams)
+    return;
+  Source.Args.resize(P->NumParams);
+  for (uint32_t I = 0; I < P->NumParams; ++I) {
+    const char *Value = static_cast<const char *>(Req.Args[I]);
+    Source.Args[I].assign(Value, Value + P->ParamSizes[I]);
+  }
+  Source.P = P;
+  Source.Desc = Desc;
+  Source.Block = Req.Shape.Block;
+  Source.SharedMem = unsigned(Req.Shape.SharedMem);
 }
 
 //===----------------------------------------------------------------------===//
@@ -162,11 +245,17 @@ bool setStreamSMs(cudaStream_t Stream, const std::vector<unsigned> &Sms,
   std::vector<unsigned> Sorted = Sms;
   std::sort(Sorted.begin(), Sorted.end());
   Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+  std::vector<unsigned> OldSms = std::move(Partition.Sms);
+  unsigned OldWorkersPerSM = Partition.WorkersPerSM;
+  bool WasActive = Partition.Active && !Created;
   Partition.Sms = std::move(Sorted);
   Partition.WorkersPerSM = WorkersPerSM;
-  if (!Partition.Active || Created)
+  if (!WasActive)
     NumPartitions.fetch_add(1, std::memory_order_acq_rel);
   Partition.Active = true;
+  if (WasActive)
+    topUp(*Dev, Partition, OldSms, OldWorkersPerSM, Partition.Sms,
+          Partition.WorkersPerSM);
   policiesChanged();
   return true;
 }
@@ -187,7 +276,13 @@ void clearStreamSMs(cudaStream_t Stream) {
   if (!writeLiveTargets(*Dev, Partition, Uncapped, Message))
     tell("smc::clearStreamSMs: " + Message +
          "; running launches keep the old SM set");
+  // Running launches may now use every SM.
+  std::vector<unsigned> AllSms(Dev->NumSMs);
+  for (unsigned Sm = 0; Sm < Dev->NumSMs; ++Sm)
+    AllSms[Sm] = Sm;
+  topUp(*Dev, Partition, Partition.Sms, Partition.WorkersPerSM, AllSms, 0);
   Partition.Active = false;
+  Partition.TopUp.P = nullptr; // launches from now on are not partitioned
   NumPartitions.fetch_sub(1, std::memory_order_acq_rel);
   policiesChanged();
 }

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 8u
+#define SMC_ABI_VERSION 9u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -80,11 +80,20 @@ enum SmcMode : uint32_t {
 //                   atomic (1 to SMC_MAX_CLAIM_BATCH); with queue_stride > 0
 //                   only, where the chunks of a batch follow each other by
 //                   queue_stride and every thread steps to the next itself
+//  launch_tag       0, or a number the runtime gives a launch on a
+//                   partitioned stream (unique among the launches in flight:
+//                   1 to 2^23 - 1, wrapping), so that top-up workers can
+//                   find it while it runs; a top-up grid carries the tag of
+//                   the launch it joins
+//  top_up           0: the launch's own worker grid; 1: a top-up grid that
+//                   joins the launch tagged launch_tag while it runs (grow-
+//                   back of a live partition, see SMC_COUNTER_JOIN)
 //  queue_start      [num_slots + 1] queue s holds queue_chunks[start[s],
 //                   start[s+1])
 //  queue_chunks     [num_chunks] chunk ids, grouped by queue, in run order
 //  slot_target      [num_slots] active workers wanted on each SM; 0 means
-//                   the SM is not in the launch's SM set
+//                   the SM is not in the launch's SM set (a top-up grid's
+//                   table wants the plan's per-SM target on every SM)
 //  live_target      null, or [num_slots] the per-SM targets of a live
 //                   partition (smc::setStreamSMs), which the runtime may
 //                   rewrite while the launch runs: workers read it instead
@@ -118,6 +127,8 @@ enum SmcMode : uint32_t {
   U32(div_y_add)                                                               \
   U32(div_y_shift)                                                             \
   U32(claim_batch)                                                             \
+  U32(launch_tag)                                                              \
+  U32(top_up)                                                                  \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
@@ -147,7 +158,8 @@ struct SmcDescriptor {
 // counter again, one worker zeroes worker_count, queue_next and these
 // counters, so one counter block serves every launch that is stream-ordered
 // after it.  Loop mode knows that moment from `exited` reaching the number
-// of workers; one-chunk mode (one worker per chunk, each claiming once) from
+// of workers (the last of them first waits for the top-up workers that
+// joined); one-chunk mode (one worker per chunk, each claiming once) from
 // the last position of the last busy queue being claimed, which keeps a
 // global atomic per CTA off the one-chunk path.
 enum SmcLaunchCounter : uint32_t {
@@ -156,7 +168,13 @@ enum SmcLaunchCounter : uint32_t {
                                // that left at a chunk boundary
   SMC_COUNTER_EXITED = 2,      // loop mode: workers done with every counter
   SMC_COUNTER_QUEUES_DONE = 3, // one-chunk mode: queues fully claimed
-  SMC_LAUNCH_COUNTERS = 4,
+  // 64 bits: which launch top-up workers may join, and how many did.  Bits
+  // 0-19 top-up workers that exited, 20-39 top-up workers that joined, 40
+  // closed (the launch's own workers have all exited: nobody joins any
+  // more), 41-63 the launch_tag of the launch running on the block, which
+  // its first arriving worker writes (0: none, so nobody joins).
+  SMC_COUNTER_JOIN = 4,
+  SMC_LAUNCH_COUNTERS = 5,
 };
 
 // The most chunks one claim of batched claims takes

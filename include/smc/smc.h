@@ -153,16 +153,20 @@ void clearPolicies();
 // says): launches made later, and those already queued or running, whose
 // workers on SMs outside the set (or beyond the count) leave at their next
 // chunk boundary; the chunks they leave behind go to the workers that stay.
-// When the partition grows, workers not yet placed and later launches use
-// the new SMs.  The stream partition replaces the SM set and workers of the
+// When the partition grows (more SMs, or more workers per SM) while the
+// stream's last launch runs, the runtime adds workers to that launch for
+// what the partition gained (a top-up grid, which joins it and ends with
+// it); workers not yet placed and later launches use the new SMs too.
+// The stream partition replaces the SM set and workers of the
 // kernel's policy; original and slice policies are unaffected.  Returns
 // false, with *error set and nothing changed, when `sms` is empty or names
 // an SM the device does not have, or the runtime cannot reach the device.
 bool setStreamSMs(cudaStream_t stream, const std::vector<unsigned> &sms,
                   unsigned workersPerSM = 0, std::string *error = nullptr);
 
-// Ends the stream's partition: running launches may use every SM again (for
-// workers not yet placed), and later launches follow their kernel's policy.
+// Ends the stream's partition: running launches may use every SM again (the
+// last one gets a top-up grid for the SMs it gains, as above), and later
+// launches follow their kernel's policy.
 void clearStreamSMs(cudaStream_t stream);
 
 } // namespace smc

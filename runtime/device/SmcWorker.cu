@@ -62,6 +62,23 @@
 // never leaves, so from the first claim to the last some worker is active
 // and the stealing rule above still finds every chunk.  The keeper may so
 // stay on an SM the partition no longer has, until its launch ends.
+//
+// Grow-back (descriptor field `top_up`): when a live partition gains SMs
+// while a launch on its stream runs, the runtime launches a top-up grid of
+// workers with the same descriptor (top_up = 1, a slot_target that wants
+// the plan's per-SM target on every SM) on a stream of its own.  A top-up
+// worker first joins the launch through the JOIN word (abi.h): only the
+// launch whose tag its first worker published, and only until the launch's
+// own workers have all exited; otherwise it touches no counter and ends.
+// Joined, it is a worker like the others: it counts itself on its SM, works
+// where the SM is under its target (stealing where the SM has no queue of
+// its own), may leave, and says when it is done.  The last of the launch's
+// own workers closes the launch to top-ups, waits until every joined top-up
+// worker is done, and only then resets the counters: so the launch, which
+// stream order waits for, ends after every chunk, and a top-up never finds
+// the counters of a later launch (their tag differs).  Exactly once is
+// unchanged: claims are the same atomics, and the keeper rule still keeps
+// one worker active from the first claim to the last.
 //===----------------------------------------------------------------------===//
 #include "smc/abi.h"
 
@@ -129,6 +146,16 @@ constexpr unsigned NO_OWN_CLAIMS = OWN_EXHAUSTED | LEAVING;
 constexpr unsigned KEEPER = 4u;      // the launch's first active worker, which
                                      // never leaves
 constexpr unsigned FIRST_CHUNK = 8u; // in its first chunk: no claim ahead
+constexpr unsigned NOT_JOINED = 16u; // a top-up worker that found no launch to
+                                     // join: it touches no counter
+
+// The JOIN word (SMC_COUNTER_JOIN in abi.h).
+constexpr unsigned long long JOIN_EXITED_ONE = 1ull;
+constexpr unsigned long long JOIN_JOINED_ONE = 1ull << 20;
+constexpr unsigned long long JOIN_COUNT_MASK = (1ull << 20) - 1ull;
+constexpr unsigned long long JOIN_CLOSED = 1ull << 40;
+constexpr unsigned JOIN_TAG_SHIFT = 41;
+constexpr unsigned long long JOIN_TAG_MASK = (1ull << 23) - 1ull;
 
 __device__ __forceinline__ bool isLeader() {
   return (threadIdx.x | threadIdx.y | threadIdx.z) == 0;
@@ -154,6 +181,12 @@ __device__ __forceinline__ unsigned *launchCounter(const SmcDescriptor *d,
 
 __device__ __forceinline__ unsigned loadRelaxed(const unsigned *p) {
   return __atomic_load_n(p, __ATOMIC_RELAXED);
+}
+
+__device__ __forceinline__ unsigned long long *
+joinWord(const SmcDescriptor *d) {
+  return reinterpret_cast<unsigned long long *>(
+      launchCounter(d, SMC_COUNTER_JOIN));
 }
 
 __device__ __forceinline__ void countStat(const SmcDescriptor *d,
@@ -329,19 +362,56 @@ __device__ void resetCounters(const SmcDescriptor *d) {
     *queueNext(d, s) = 0;
   }
   for (unsigned c = 0; c < SMC_LAUNCH_COUNTERS; ++c)
-    d->launch_counters[c * SMC_COUNTER_STRIDE] = 0;
+    if (c != SMC_COUNTER_JOIN)
+      d->launch_counters[c * SMC_COUNTER_STRIDE] = 0;
+  *joinWord(d) = 0;
   __threadfence();
 }
 
-// Loop mode: the worker will touch no counter again.  The last one of the
-// launch resets them.
+// Leader of a top-up worker: joins the launch tagged d->launch_tag if it
+// runs now on the counter block: its first worker has arrived and published
+// the tag (so it has started: a top-up must not run chunks ahead of the
+// launches stream-ordered before it), and its own workers have not all
+// exited.  The check and the join are one CAS on the JOIN word, which the
+// closing and the reset both change.
+__device__ bool joinLaunch(const SmcDescriptor *d) {
+  unsigned long long *word = joinWord(d);
+  unsigned long long seen = atomicAdd(word, 0ull);
+  for (;;) {
+    if ((seen >> JOIN_TAG_SHIFT) != (d->launch_tag & JOIN_TAG_MASK) ||
+        (seen & JOIN_CLOSED) ||
+        ((seen >> 20) & JOIN_COUNT_MASK) == JOIN_COUNT_MASK) // count full
+      return false;
+    unsigned long long before = atomicCAS(word, seen, seen + JOIN_JOINED_ONE);
+    if (before == seen)
+      return true;
+    seen = before;
+  }
+}
+
+// Loop mode: the worker will touch no counter again.  A top-up worker says
+// so on the JOIN word.  The last of the launch's own workers closes the
+// launch to top-ups, waits for those that joined to exit (so that the
+// launch, which stream order waits for, ends after all of its chunks), and
+// resets the counters.
 __device__ void workerDone(const SmcDescriptor *d, const SmcLeaderState *w) {
+  if (w->ownDone & NOT_JOINED)
+    return;
   if (w->ownDone & LEAVING)
     countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_LEFT));
   __threadfence();
+  if (d->top_up) {
+    atomicAdd(joinWord(d), JOIN_EXITED_ONE);
+    return;
+  }
   unsigned workers = gridDim.x;
-  if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) == workers - 1)
-    resetCounters(d);
+  if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) != workers - 1)
+    return;
+  unsigned long long seen = atomicOr(joinWord(d), JOIN_CLOSED);
+  while (((seen >> 20) & JOIN_COUNT_MASK) != (seen & JOIN_COUNT_MASK))
+    seen = atomicAdd(joinWord(d), 0ull);
+  __threadfence();
+  resetCounters(d);
 }
 
 // The active workers wanted on SM s now: the plan's target, capped by the
@@ -371,7 +441,9 @@ __device__ bool decideActive(const SmcDescriptor *d, SmcLeaderState *w,
   bool active = false;
   if (smid < d->num_slots) {
     unsigned rank = atomicAdd(workerCount(d, smid), 1u);
-    active = ownWork && rank < targetOn(d, smid);
+    // A top-up worker on an SM without a queue of its own works too: it
+    // was launched for SMs a partition gained, and steals.
+    active = (ownWork || d->top_up) && rank < targetOn(d, smid);
     if (!active)
       atomicSub(workerCount(d, smid), 1u);
   } else {
@@ -382,7 +454,19 @@ __device__ bool decideActive(const SmcDescriptor *d, SmcLeaderState *w,
     before = atomicAdd(launchCounter(d, SMC_COUNTER_ACTIVE), 1u);
     __threadfence();
   }
+  // The last-arrival rule is the launch's own: a top-up worker joined a
+  // launch that has started, whose own workers apply it.
+  if (d->top_up) {
+    if (before == 0)
+      w->ownDone |= KEEPER;
+    return active;
+  }
   unsigned arrived = atomicAdd(launchCounter(d, SMC_COUNTER_ARRIVED), 1u);
+  // The first arrival opens the launch to top-up workers.  Nobody else
+  // writes the JOIN word before it: top-ups join only a published tag, and
+  // the closing comes after every worker of the launch arrived.
+  if (arrived == 0 && d->launch_tag)
+    atomicExch(joinWord(d), (d->launch_tag & JOIN_TAG_MASK) << JOIN_TAG_SHIFT);
   if (!active && arrived == gridDim.x - 1) {
     __threadfence();
     if (loadRelaxed(launchCounter(d, SMC_COUNTER_ACTIVE)) == 0) {
@@ -464,8 +548,11 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       // ahead in the first chunk (see __smc_dev_chunk_begin).
       if (w->smid < d->num_slots && w->ownSize <= d->slot_target[w->smid])
         w->ownDone |= FIRST_CHUNK;
+      if (d->top_up && !joinLaunch(d))
+        w->ownDone |= NOT_JOINED;
       active =
-          d->mode == SMC_MODE_ONE_CHUNK || decideActive(d, w, w->ownSize > 0);
+          d->mode == SMC_MODE_ONE_CHUNK ||
+          (!(w->ownDone & NOT_JOINED) && decideActive(d, w, w->ownSize > 0));
       if (!active)
         countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_RETREATED));
       else if (d->stats && w->smid < d->num_slots)

@@ -10,6 +10,11 @@
 //    while the best-effort launch still runs;
 //  - co-runs from several host threads, each with its own partition, keep
 //    exactly once;
+//  - grow-back: a partition that grows while its launch runs gets workers
+//    on the new SMs (a top-up grid), and the next launch on the stream
+//    starts only after every chunk of the grown launch has finished;
+//  - exactly once when top-ups join running launches or arrive too late
+//    for theirs (launches queued back to back, grown and shrunk at random);
 //  - bad SM sets are refused with a message and change nothing.
 // Timings are not conditions here; bench/corun measures them.
 //===----------------------------------------------------------------------===//
@@ -26,11 +31,12 @@ using namespace smctest;
 
 //===--- Kernels ----------------------------------------------------------===//
 
-// Each chunk spins for Nanoseconds of %globaltimer, counts itself and logs
-// the order in which it started and the SM it ran on.
+// Each chunk spins for Nanoseconds of %globaltimer, counts itself, logs
+// the order in which it started and the SM it ran on, and counts itself
+// finished at its end.
 __global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
                            uint32_t *SmOf, uint32_t *Started,
-                           unsigned long long Nanoseconds) {
+                           uint32_t *Finished, unsigned long long Nanoseconds) {
   uint32_t Chunk = blockIdx.x;
   if (threadIdx.x == 0) {
     StartOrder[Chunk] = atomicAdd(Started, 1u);
@@ -41,6 +47,15 @@ __global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
   while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
   }
   __syncthreads();
+  if (threadIdx.x == 0) {
+    __threadfence();
+    atomicAdd(Finished, 1u);
+  }
+}
+
+// Copies the finished count, as a launch stream-ordered after it sees it.
+__global__ void readFinished(const uint32_t *Finished, uint32_t *Seen) {
+  *Seen = *reinterpret_cast<const volatile uint32_t *>(Finished);
 }
 
 namespace {
@@ -61,7 +76,7 @@ using LivePartition = SmcGpuTest;
 // One launch's buffers; `Started` is host-mapped so that the host sees
 // progress while the launch runs.
 struct LiveRun {
-  DeviceArray<uint32_t> Counts, StartOrder, SmOf;
+  DeviceArray<uint32_t> Counts, StartOrder, SmOf, Finished;
   uint32_t *Started = nullptr; // host-mapped
   uint32_t Chunks = 0;
 
@@ -73,13 +88,17 @@ struct LiveRun {
     if (Err == cudaSuccess)
       Err = SmOf.allocate(N);
     if (Err == cudaSuccess)
+      Err = Finished.allocate(1);
+    if (Err == cudaSuccess)
       Err = cudaHostAlloc(reinterpret_cast<void **>(&Started), sizeof(uint32_t),
                           cudaHostAllocMapped);
     return Err == cudaSuccess ? reset() : Err;
   }
   cudaError_t reset() {
     *Started = 0;
-    return cudaMemset(Counts.get(), 0, Counts.bytes());
+    cudaError_t Err = cudaMemset(Finished.get(), 0, Finished.bytes());
+    return Err == cudaSuccess ? cudaMemset(Counts.get(), 0, Counts.bytes())
+                              : Err;
   }
   ~LiveRun() {
     if (Started)
@@ -90,7 +109,8 @@ struct LiveRun {
   }
   cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds) {
     liveChunks<<<Chunks, 64, 0, Stream>>>(Counts.get(), StartOrder.get(),
-                                          SmOf.get(), Started, Nanoseconds);
+                                          SmOf.get(), Started, Finished.get(),
+                                          Nanoseconds);
     return cudaGetLastError();
   }
 };
@@ -267,6 +287,77 @@ TEST_F(LivePartition, HostThreadsWithOwnPartitions) {
     T.join();
   for (unsigned T = 0; T < Threads; ++T)
     EXPECT_EQ(Failures[T], "") << "thread " << T;
+}
+
+TEST_F(LivePartition, GrowBackAddsWorkersToARunningLaunch) {
+  SKIP_UNDER_SMC_STATS();
+  unsigned Sms = numSMs();
+  ASSERT_GT(Sms, 4u);
+  OwnStream Stream;
+  LiveRun Run;
+  uint32_t Chunks = 200 * Sms;
+  SMC_CUDA_ASSERT(Run.init(Chunks));
+  DeviceArray<uint32_t> Seen;
+  SMC_CUDA_ASSERT(Seen.allocate(1));
+  std::string Error;
+  // One worker on SM 0: the launch's other workers retreat at once.
+  ASSERT_TRUE(smc::setStreamSMs(Stream.S, {0}, 1, &Error)) << Error;
+  SMC_CUDA_ASSERT(Run.launch(Stream.S, 20000)); // 20 us per chunk
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (Run.started() < 8 && std::chrono::steady_clock::now() < Deadline) {
+  }
+  ASSERT_TRUE(smc::setStreamSMs(Stream.S, smRange(0, Sms), 0, &Error)) << Error;
+  uint32_t GrownAt = Run.started();
+  readFinished<<<1, 1, 0, Stream.S>>>(Run.Finished.get(), Seen.get());
+  SMC_CUDA_SYNC_ASSERT();
+  ASSERT_TRUE(allCounted(Run, 1));
+  ASSERT_LT(GrownAt, Chunks / 2) << "the launch was nearly done at the grow";
+
+  // The launch after it on the stream saw every chunk finished: the
+  // launch ended after its top-up workers' chunks.
+  std::vector<uint32_t> SeenHost;
+  SMC_CUDA_ASSERT(Seen.download(SeenHost));
+  EXPECT_EQ(SeenHost[0], Chunks);
+
+  // Chunks that started after the grow ran on many SMs; without top-ups
+  // they would all run on SM 0.
+  std::vector<uint32_t> Order, SmOf;
+  SMC_CUDA_ASSERT(Run.StartOrder.download(Order));
+  SMC_CUDA_ASSERT(Run.SmOf.download(SmOf));
+  std::vector<bool> Used(256, false);
+  for (uint32_t C = 0; C < Chunks; ++C)
+    if (Order[C] >= GrownAt + 2 * Sms && SmOf[C] < Used.size())
+      Used[SmOf[C]] = true;
+  size_t UsedSms = std::count(Used.begin(), Used.end(), true);
+  EXPECT_GE(UsedSms, Sms / 2)
+      << "chunks after the grow ran on " << UsedSms << " SMs";
+}
+
+TEST_F(LivePartition, ExactlyOnceWithTopUpsJoiningOrTooLate) {
+  SKIP_UNDER_SMC_STATS();
+  unsigned Sms = numSMs();
+  OwnStream Stream;
+  LiveRun Run;
+  SMC_CUDA_ASSERT(Run.init(4 * Sms));
+  std::mt19937 Rng(11);
+  std::string Error;
+  constexpr uint32_t Launches = 300;
+  for (uint32_t L = 0; L < Launches; ++L) {
+    // Shrink to a few SMs, launch, then (mostly) grow while it is queued or
+    // runs: its top-up may join it, or find a later launch and leave.
+    unsigned Count = 1 + Rng() % 8;
+    std::vector<unsigned> Set = smRange(0, Sms);
+    std::shuffle(Set.begin(), Set.end(), Rng);
+    Set.resize(Count);
+    ASSERT_TRUE(smc::setStreamSMs(Stream.S, Set, 1 + Rng() % 2, &Error))
+        << Error;
+    SMC_CUDA_ASSERT(Run.launch(Stream.S, 1000 + Rng() % 20000));
+    if (Rng() % 4 != 0)
+      ASSERT_TRUE(smc::setStreamSMs(Stream.S, smRange(0, Sms), 0, &Error))
+          << Error;
+  }
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCounted(Run, Launches));
 }
 
 TEST_F(LivePartition, BadSetsAreRefused) {

@@ -19,7 +19,9 @@
 ; CHECK-NEXT: desc div_y_add 56 4
 ; CHECK-NEXT: desc div_y_shift 60 4
 ; CHECK-NEXT: desc claim_batch 64 4
-; CHECK-NEXT: desc queue_start 72 8
+; CHECK-NEXT: desc launch_tag 68 4
+; CHECK-NEXT: desc top_up 72 4
+; CHECK-NEXT: desc queue_start 80 8
 ; CHECK:      desc stats {{[0-9]+}} 8
 ; CHECK-NEXT: desc-size {{[0-9]+}}
 ; CHECK:      info abi_version 0 4

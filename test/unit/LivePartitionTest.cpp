@@ -38,3 +38,21 @@ TEST(LivePartition, ConfinedWorkersCoverOwnAndFreeSms) {
   EXPECT_EQ(confinedWorkers(8, 32, 0), 8u * 32u);
   EXPECT_EQ(confinedWorkers(3, 1, 0), 3u);
 }
+
+TEST(LivePartition, GrownWorkersCountWhatThePartitionGained) {
+  std::vector<unsigned> Four = {0, 1, 2, 3}, Six = {0, 1, 2, 3, 4, 5};
+  // Two new SMs at the plan's target of 8.
+  EXPECT_EQ(grownWorkers(Four, 0, Six, 0, 8), 16u);
+  // Same SMs, cap raised from 2 to 5 on each of four.
+  EXPECT_EQ(grownWorkers(Four, 2, Four, 5, 8), 12u);
+  // A cap above the plan's target counts as the target.
+  EXPECT_EQ(grownWorkers(Four, 2, Four, 20, 8), 24u);
+  EXPECT_EQ(grownWorkers(Four, 2, Four, 0, 8), 24u);
+  // Shrinking, or moving to other SMs of the same size, counts only SMs
+  // gained: {4, 5} at 8 each.
+  EXPECT_EQ(grownWorkers(Six, 0, Four, 0, 8), 0u);
+  EXPECT_EQ(grownWorkers(Four, 0, std::vector<unsigned>{2, 3, 4, 5}, 0, 8),
+            16u);
+  // A cap lowered on kept SMs gives nothing back on them.
+  EXPECT_EQ(grownWorkers(Four, 0, Six, 1, 8), 2u);
+}
