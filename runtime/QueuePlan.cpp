@@ -175,20 +175,7 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
   Plan.Variant = Variant::SMCentric;
   Plan.NumSlots = Device.NumSMs;
   Plan.Target = Target;
-  // Under the default policy (no SM set, order or workers asked for), a
-  // loop-mode grid of fewer chunks than worker slots gets one worker per
-  // chunk, all claiming from one sequence (ordered mode's queue), as the
-  // hardware hands out CTAs.  A full grid of workers is placed entirely
-  // before its launch ends: next to a kernel whose persistent workers hold
-  // the SMs, a small kernel waited for that kernel's end.  Per-SM queues
-  // would not do: where the hardware puts fewer workers on an SM than its
-  // queue has chunks, one worker runs two in turn (st, mvt, atax: up to 10%
-  // slower on the H100).
-  bool OneWorkerPerChunk =
-      Plan.Mode == SMC_MODE_LOOP && Policy.sms.empty() &&
-      Policy.workersPerSM == 0 && Policy.order == ChunkOrder::Interleaved &&
-      uint64_t(Plan.NumChunks) < uint64_t(Fit) * Device.NumSMs;
-  Plan.Ordered = Kernel.Ordered || OneWorkerPerChunk;
+  Plan.Ordered = Kernel.Ordered;
   if (Plan.Ordered) {
     // One grid-wide sequence: queue 0 is every chunk in blockIdx order.
     Plan.QueueStart.assign(Plan.NumSlots + 1, Plan.NumChunks);
@@ -212,8 +199,7 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
   if (Plan.Mode == SMC_MODE_LOOP) {
     // Filling-retreating: fill every SM with as many workers as fit; on
     // each SM those beyond its target retreat at once.
-    Plan.FitPerSm = Fit;
-    Plan.Workers = OneWorkerPerChunk ? Plan.NumChunks : Fit * Plan.NumSlots;
+    Plan.Workers = Fit * Plan.NumSlots;
     if (!Plan.Ordered && Plan.QueueStride != 0)
       Plan.ClaimBatch =
           claimBatch(Plan.NumChunks, static_cast<uint32_t>(Set.size()), Target);

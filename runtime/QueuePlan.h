@@ -58,10 +58,9 @@ struct QueuePlan {
 
   // SMCentric.
   SmcMode Mode = SMC_MODE_LOOP;
-  uint32_t NumSlots = 0; // = DeviceFacts::NumSMs
-  uint32_t Target = 0;   // active workers wanted per SM of the set
-  uint32_t Workers = 0;  // CTAs of the __smc launch
-  uint32_t FitPerSm = 0; // loop mode: __smc workers that fit on one SM
+  uint32_t NumSlots = 0;             // = DeviceFacts::NumSMs
+  uint32_t Target = 0;               // active workers wanted per SM of the set
+  uint32_t Workers = 0;              // CTAs of the __smc launch
   std::vector<uint32_t> QueueStart;  // [NumSlots + 1]
   std::vector<uint32_t> QueueChunks; // [NumChunks]
   std::vector<uint32_t> SlotTarget;  // [NumSlots]
@@ -73,9 +72,7 @@ struct QueuePlan {
   // claims at once (SmcDescriptor::claim_batch, claimBatch below); else 1.
   uint32_t ClaimBatch = 1;
   // Ordered mode (SmcDescriptor::ordered): queue 0 holds every chunk in
-  // blockIdx order and every worker claims from it.  Kernels whose CTAs
-  // wait on each other, and small grids under the default policy (one
-  // worker per chunk, see makeQueuePlan).
+  // blockIdx order and every worker claims from it.
   bool Ordered = false;
   // Set when the plan honours the policy only in part (one-chunk mode,
   // ordered mode).

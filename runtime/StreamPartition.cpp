@@ -174,7 +174,7 @@ uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition) {
       Held[Sm] = true;
   }
   uint32_t Free = uint32_t(std::count(Held.begin(), Held.end(), false));
-  return confinedWorkers(Plan.FitPerSm, Reachable, Free);
+  return confinedWorkers(Plan.Workers / Plan.NumSlots, Reachable, Free);
 }
 
 void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,

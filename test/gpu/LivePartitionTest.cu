@@ -15,9 +15,6 @@
 //    starts only after every chunk of the grown launch has finished;
 //  - exactly once when top-ups join running launches or arrive too late
 //    for theirs (launches queued back to back, grown and shrunk at random);
-//  - a small SM-centric launch under the default policy completes while a
-//    persistent one that leaves a slot per SM free runs (its grid is one
-//    worker per chunk, not a full SM's worth on every SM);
 //  - bad SM sets are refused with a message and change nothing.
 // Timings are not conditions here; bench/corun measures them.
 //===----------------------------------------------------------------------===//
@@ -54,12 +51,6 @@ __global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
     __threadfence();
     atomicAdd(Finished, 1u);
   }
-}
-
-// A short kernel of its own symbol (its own policy): counts each CTA.
-__global__ void countChunks(uint32_t *Counts) {
-  if (threadIdx.x == 0)
-    atomicAdd(&Counts[blockIdx.x], 1u);
 }
 
 // Copies the finished count, as a launch stream-ordered after it sees it.
@@ -367,40 +358,6 @@ TEST_F(LivePartition, ExactlyOnceWithTopUpsJoiningOrTooLate) {
   }
   SMC_CUDA_SYNC_ASSERT();
   EXPECT_TRUE(allCounted(Run, Launches));
-}
-
-TEST_F(LivePartition, SmallLaunchFitsBesideAPersistentOne) {
-  SKIP_UNDER_SMC_STATS();
-  unsigned Sms = numSMs();
-  int Occupancy = 0;
-  SMC_CUDA_ASSERT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &Occupancy, liveChunks, 64, 0));
-  ASSERT_GT(Occupancy, 1);
-  // The long launch keeps one slot per SM free: smc(workers=occupancy-1).
-  smc::setPolicy(liveChunks, smc::Policy::smCentric(unsigned(Occupancy - 1)));
-  OwnStream Long, Short;
-  LiveRun Run;
-  SMC_CUDA_ASSERT(Run.init(200 * Sms));
-  DeviceArray<uint32_t> Counts;
-  uint32_t ShortChunks = 32;
-  SMC_CUDA_ASSERT(Counts.allocate(ShortChunks));
-  SMC_CUDA_ASSERT(cudaMemset(Counts.get(), 0, Counts.bytes()));
-  SMC_CUDA_ASSERT(Run.launch(Long.S, 1000000)); // 1 ms chunks, ~7 ms
-  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (Run.started() == 0 && std::chrono::steady_clock::now() < Deadline) {
-  }
-  countChunks<<<ShortChunks, 64, 0, Short.S>>>(Counts.get());
-  SMC_CUDA_ASSERT(cudaGetLastError());
-  SMC_CUDA_ASSERT(cudaStreamSynchronize(Short.S));
-  EXPECT_EQ(cudaStreamQuery(Long.S), cudaErrorNotReady)
-      << "the small launch ended only after the persistent one";
-  cudaGetLastError();
-  SMC_CUDA_SYNC_ASSERT();
-  EXPECT_TRUE(allCounted(Run, 1));
-  std::vector<uint32_t> Host;
-  SMC_CUDA_ASSERT(Counts.download(Host));
-  for (uint32_t C = 0; C < ShortChunks; ++C)
-    EXPECT_EQ(Host[C], 1u) << "chunk " << C;
 }
 
 TEST_F(LivePartition, BadSetsAreRefused) {

@@ -6,9 +6,8 @@
 # script runs smc_gpu_tests with SMC_STATS=<file> and then checks the launch
 # records the runtime wrote:
 #  - no launch has an "error" or a "reason" (a fallback to the original);
-#  - SM-centric launches run in ordered mode for the kernels whose CTAs wait
-#    on each other, and otherwise only as a small grid under the default
-#    policy (one worker per chunk, all claiming from one sequence);
+#  - SM-centric launches run in ordered mode exactly for the kernels whose
+#    CTAs wait on each other;
 #  - every SM-centric launch with statistics ran exactly its grid's chunks
 #    (sum of chunks_per_sm), and in loop mode no SM had more active workers
 #    than the target;
@@ -61,11 +60,6 @@ ORDERED = {"chainedScan", "chainedScanEarlyExit"}
 BIG_SHARED = 48 * 1024
 
 
-def chunks_of(record):
-    gx, gy, gz = record.get("grid", (0, 0, 0))
-    return gx * gy * gz
-
-
 def base_name(kernel):
     # "ns::name<T>(...)" -> "name"
     return kernel.split("<")[0].split("(")[0].split("::")[-1]
@@ -88,12 +82,8 @@ def check(records, full_run):
         if base_name(kernel) == "dynSmemReverse" and \
                 r.get("shared_mem", 0) > BIG_SHARED:
             big_shared.add(variant)
-        one_per_chunk = r.get("workers") == chunks_of(r)
-        if variant == "smc" and base_name(kernel) not in ORDERED and \
-                r.get("ordered") and not one_per_chunk:
-            problems.append("%s: ordered is %s" % (where, r.get("ordered")))
-        if variant == "smc" and base_name(kernel) in ORDERED and \
-                not r.get("ordered"):
+        if variant == "smc" and \
+                bool(r.get("ordered")) != (base_name(kernel) in ORDERED):
             problems.append("%s: ordered is %s" % (where, r.get("ordered")))
         if variant != "smc" or "chunks_per_sm" not in r:
             continue

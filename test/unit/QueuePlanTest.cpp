@@ -127,8 +127,8 @@ TEST(QueuePlan, DuplicateSMsRemoved) {
 }
 
 TEST(QueuePlan, FewerChunksThanSMs) {
-  QueuePlan Plan = planOk(Policy::smCentric(0, {0, 1, 2, 3, 4, 5, 6, 7}),
-                          bothVariants(), device(8), grid(3));
+  QueuePlan Plan =
+      planOk(Policy::smCentric(), bothVariants(), device(8), grid(3));
   EXPECT_EQ(ownerOfChunks(Plan), (std::vector<uint32_t>{0, 1, 2}));
 }
 
@@ -195,31 +195,6 @@ TEST(QueuePlan, WorkersTarget) {
   Plan = planOk(Policy::smCentric(1), bothVariants(), device(4, 8, 2), grid(9));
   EXPECT_EQ(Plan.Target, 1u);
   EXPECT_EQ(Plan.Workers, 32u);
-}
-
-TEST(QueuePlan, SmallGridUnderTheDefaultPolicyGetsAWorkerPerChunk) {
-  // 9 chunks, 4 SMs x 8 fit: 9 workers claiming from one sequence.
-  QueuePlan Plan =
-      planOk(Policy::smCentric(), bothVariants(), device(4, 8, 2), grid(9));
-  EXPECT_EQ(Plan.Workers, 9u);
-  EXPECT_EQ(Plan.FitPerSm, 8u);
-  EXPECT_TRUE(Plan.Ordered);
-  EXPECT_EQ(Plan.QueueStart[0], 0u);
-  EXPECT_EQ(Plan.QueueStart[1], 9u);
-  EXPECT_TRUE(Plan.Note.empty()) << Plan.Note;
-  // As many chunks as worker slots or more: a full grid, as before.
-  Plan = planOk(Policy::smCentric(), bothVariants(), device(4, 8, 2), grid(32));
-  EXPECT_EQ(Plan.Workers, 32u);
-  EXPECT_FALSE(Plan.Ordered);
-  // Placement or parallelism asked for: a full grid, whose workers fill
-  // every SM and retreat where they have no queue.
-  for (const Policy &P :
-       {Policy::smCentric(2), Policy::smCentric(0, {0, 1, 2, 3}),
-        Policy::smCentric(0, {}, ChunkOrder::Contiguous)}) {
-    Plan = planOk(P, bothVariants(), device(4, 8, 2), grid(9));
-    EXPECT_EQ(Plan.Workers, 32u);
-    EXPECT_FALSE(Plan.Ordered);
-  }
 }
 
 TEST(QueuePlan, WorkersTooLargeRejected) {
@@ -443,12 +418,9 @@ TEST(QueuePlan, ManyShapesHoldEveryChunkOnceInTheRightQueue) {
         EXPECT_EQ(Contiguous.QueueStride, 1u);
         expectStrideMatchesTable(Contiguous);
 
-        // The set named (the default policy may plan small grids as one
-        // sequence instead: SmallGridUnderTheDefaultPolicy...).
-        QueuePlan Interleaved = planOk(
-            Policy::smCentric(0, std::vector<unsigned>(Set.begin(), Set.end()),
-                              ChunkOrder::Interleaved),
-            bothVariants(), device(NumSMs), grid(N));
+        QueuePlan Interleaved =
+            planOk(Policy::smCentric(0, Sms, ChunkOrder::Interleaved),
+                   bothVariants(), device(NumSMs), grid(N));
         Owner = ownerOfChunks(Interleaved);
         for (uint32_t C = 0; C < N; ++C)
           EXPECT_EQ(Owner[C], Set[C % Set.size()]);
