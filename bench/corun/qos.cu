@@ -16,18 +16,28 @@
 //   smc-live    both SM-centric; on arrival smc::setStreamSMs takes the last
 //               K SMs from the long kernel's stream (its workers there leave
 //               at their next chunk boundary) and gives them to the urgent
-//               kernel's stream; then gives them back
+//               kernel's stream; then gives them back (the runtime adds
+//               workers to the running long kernel for them: grow-back)
 //   smc-slots   both SM-centric; on arrival smc::setStreamSMs lowers the long
 //               kernel's workers per SM by two on every SM (the first two of
 //               its workers there to end a chunk leave) and the urgent kernel
 //               gets two workers on each of K SMs; then the target goes back
-//               (the workers that left do not come back)
+//               (grow-back adds two workers per SM again)
+//   smc-headroom    the long kernel's SM-centric variant with one worker per
+//               SM fewer than fit (smc(workers=fit-1)) from its start, so
+//               every SM keeps a free slot; the urgent original on a plain
+//               stream; nothing is changed on arrival
+//   smc-headroom/urgent-smc  the same with the urgent kernel's SM-centric
+//               variant
+//   with --headroom-probe also smc-headroom/urgent-smc/h=2 (two free slots
+//               per SM) and smc-headroom/urgent-smc/t=64 (urgent CTAs of 64
+//               threads): which resources the urgent variant waits for
 //
 // Modes are interleaved within each repetition; the output is one JSON
 // object with per-mode medians and ratios to the alone times, and the device.
 //
 //   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
-//                 [--long-kernel fma|spin] [--out FILE]
+//                 [--long-kernel fma|spin] [--headroom-probe] [--out FILE]
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
@@ -116,9 +126,9 @@ void launchLong(Setup &S, cudaStream_t Stream) {
   SMC_CUDA_CHECK(cudaEventRecord(S.LongEnd, Stream));
 }
 
-void launchUrgent(Setup &S, cudaStream_t Stream) {
+void launchUrgent(Setup &S, cudaStream_t Stream, unsigned Block = Threads) {
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentBegin, Stream));
-  urgentChunks<<<S.UrgentCtas, Threads, 0, Stream>>>(UrgentChunkNs);
+  urgentChunks<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs);
   SMC_CUDA_CHECK(cudaGetLastError());
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentEnd, Stream));
 }
@@ -151,6 +161,30 @@ Sample runMode(Setup &S, const std::string &Mode) {
                                           std::atoi(Mode.c_str() + W + 3))));
     launchLong(S, S.Low);
     SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+    return Out;
+  }
+  // Headroom: the long kernel leaves H slots per SM free from its start
+  // ("/h=H", default 1); "/t=N": the urgent kernel's CTAs have N threads.
+  if (Mode.compare(0, 12, "smc-headroom") == 0) {
+    auto Option = [&Mode](const char *Key, unsigned Default) {
+      std::string::size_type At = Mode.find(Key);
+      return At == std::string::npos
+                 ? Default
+                 : unsigned(std::atoi(Mode.c_str() + At + std::strlen(Key)));
+    };
+    unsigned Headroom = std::min(Option("/h=", 1), S.LongWorkersPerSM - 1);
+    for (const void *Long : {(const void *)spinChunks, (const void *)fmaChunks})
+      smc::setPolicyForSymbol(
+          Long, smc::Policy::smCentric(S.LongWorkersPerSM - Headroom));
+    if (Mode.find("/urgent-smc") == std::string::npos)
+      smc::setPolicy(urgentChunks, smc::Policy::original());
+    launchLong(S, S.Low);
+    waitIntoLong(S);
+    launchUrgent(S, S.Plain, Option("/t=", Threads));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
@@ -196,7 +230,8 @@ Sample runMode(Setup &S, const std::string &Mode) {
 // Runs every mode Reps times (plus those of LongWorkers), prints the table
 // and writes OutFile.
 int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
-            const std::string &OutFile, const std::string &LongWorkers) {
+            const std::string &OutFile, const std::string &LongWorkers,
+            bool HeadroomProbe) {
   // The long kernel: as many CTAs of 128 threads per SM as fit (16 on
   // Hopper), 40 waves of 100 us at full width (~4 ms); the urgent kernel:
   // 2 CTAs per SM of its share, 5 us each.
@@ -216,11 +251,27 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
        {&S.UrgentBegin, &S.UrgentEnd, &S.LongBegin, &S.LongEnd})
     SMC_CUDA_CHECK(cudaEventCreate(E));
 
-  std::vector<std::string> Modes = {"alone",    "streams",   "priority",
-                                    "smc-live", "smc-slots", "smc-long-alone"};
+  std::vector<std::string> Modes = {"alone",
+                                    "streams",
+                                    "priority",
+                                    "smc-live",
+                                    "smc-slots",
+                                    "smc-headroom",
+                                    "smc-headroom/urgent-smc",
+                                    "smc-long-alone"};
+  // The long kernel alone at the headroom modes' workers per SM.
+  if (S.LongWorkersPerSM > 1)
+    Modes.push_back("smc-long-alone/w=" +
+                    std::to_string(S.LongWorkersPerSM - 1));
+  if (HeadroomProbe)
+    for (const char *Probe :
+         {"smc-headroom/urgent-smc/h=2", "smc-headroom/urgent-smc/t=64"})
+      Modes.push_back(Probe);
   if (!LongWorkers.empty())
     for (const std::string &Workers : smc::split(LongWorkers, ','))
-      Modes.push_back("smc-long-alone/w=" + Workers);
+      if (std::find(Modes.begin(), Modes.end(),
+                    "smc-long-alone/w=" + Workers) == Modes.end())
+        Modes.push_back("smc-long-alone/w=" + Workers);
   if (!S.Spin) { // scale the FMA chains to 40 waves of LongChunkNs
     runMode(S, "alone");
     double Ms = runMode(S, "alone").LongMs;
@@ -274,6 +325,7 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
 int main(int Argc, char **Argv) {
   int Reps = 15;
   std::string OutFile, LongWorkers;
+  bool HeadroomProbe = false;
   Setup S;
   for (int I = 1; I < Argc; ++I) {
     if (!std::strcmp(Argv[I], "--reps") && I + 1 < Argc)
@@ -282,6 +334,8 @@ int main(int Argc, char **Argv) {
       S.UrgentSms = unsigned(std::atoi(Argv[++I]));
     else if (!std::strcmp(Argv[I], "--long-workers") && I + 1 < Argc)
       LongWorkers = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--headroom-probe"))
+      HeadroomProbe = true;
     else if (!std::strcmp(Argv[I], "--long-kernel") && I + 1 < Argc &&
              (!std::strcmp(Argv[I + 1], "fma") ||
               !std::strcmp(Argv[I + 1], "spin")))
@@ -291,7 +345,7 @@ int main(int Argc, char **Argv) {
     else {
       std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
                            "[--long-workers N,...] [--long-kernel fma|spin] "
-                           "[--out FILE]\n");
+                           "[--headroom-probe] [--out FILE]\n");
       return 2;
     }
   }
@@ -307,7 +361,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   try {
-    return measure(S, Prop, Reps, OutFile, LongWorkers);
+    return measure(S, Prop, Reps, OutFile, LongWorkers, HeadroomProbe);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "smc_qos_bench: %s\n", E.what());
     return 1;
