@@ -101,17 +101,15 @@ private:
 
     // The parameters are copied, as setting them replaces what the node's
     // kernelParams point to.
-    std::vector<std::vector<char>> Values(NumParams);
+    std::vector<size_t> Sizes;
+    CUresult SizesResult;
+    if (!paramSizes(Params.func, NumParams, Api, Sizes, SizesResult))
+      return fail(K, "reading its parameters", SizesResult);
+    std::vector<std::vector<char>> Values =
+        copyArgs(Params.kernelParams, Sizes);
     std::vector<void *> Pointers(NumParams + 1);
-    for (uint32_t I = 0; I < NumParams; ++I) {
-      size_t Offset = 0, Size = 0;
-      CUresult R = Api.FuncGetParamInfo(Params.func, I, &Offset, &Size);
-      if (R != CUDA_SUCCESS)
-        return fail(K, "reading its parameters", R);
-      const char *Value = static_cast<const char *>(Params.kernelParams[I]);
-      Values[I].assign(Value, Value + Size);
+    for (uint32_t I = 0; I < NumParams; ++I)
       Pointers[I] = Values[I].data();
-    }
     uint32_t *Block;
     {
       OnDevice On(Dev.Ordinal);

@@ -152,6 +152,28 @@ bool matchAttributes(const KernelEntry &K, CUfunction Variant, size_t SharedMem,
   return true;
 }
 
+bool paramSizes(CUfunction Function, uint32_t Count, const driver::Api &Api,
+                std::vector<size_t> &Sizes, CUresult &Result) {
+  Sizes.assign(Count, 0);
+  for (uint32_t I = 0; I < Count; ++I) {
+    size_t Offset = 0;
+    Result = Api.FuncGetParamInfo(Function, I, &Offset, &Sizes[I]);
+    if (Result != CUDA_SUCCESS)
+      return false;
+  }
+  return true;
+}
+
+std::vector<std::vector<char>> copyArgs(void *const *Args,
+                                        const std::vector<size_t> &Sizes) {
+  std::vector<std::vector<char>> Values(Sizes.size());
+  for (size_t I = 0; I < Sizes.size(); ++I) {
+    const char *Value = static_cast<const char *>(Args[I]);
+    Values[I].assign(Value, Value + Sizes[I]);
+  }
+  return Values;
+}
+
 bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
                const driver::Api &Api, Occupancy &Out) {
   uint64_t Threads = uint64_t(Block.x) * Block.y * Block.z;

@@ -14,7 +14,6 @@
 #include "RuntimeState.h"
 #include "Stats.h"
 
-#include <algorithm>
 #include <climits>
 
 namespace smc {
@@ -44,19 +43,6 @@ bool uploadTables(DeviceState &Dev, QueuePlan &Plan, SmcDescriptor &Desc,
   Plan.QueueChunks = {};
   Plan.SlotTarget = {};
   return true;
-}
-
-// The sizes of a function's first `Count` parameters, or nothing if the
-// driver cannot tell.
-std::vector<size_t> paramSizes(CUfunction Function, uint32_t Count,
-                               const driver::Api &Api) {
-  std::vector<size_t> Sizes(Count);
-  for (uint32_t I = 0; I < Count; ++I) {
-    size_t Offset = 0;
-    if (Api.FuncGetParamInfo(Function, I, &Offset, &Sizes[I]) != CUDA_SUCCESS)
-      return {};
-  }
-  return Sizes;
 }
 
 // Plans one configuration.  Null when the launch should just be forwarded
@@ -129,8 +115,6 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   D.num_chunks = Plan.NumChunks;
   D.num_slots = Dev.NumSMs;
   if (Plan.Variant == Variant::SMCentric) {
-    for (uint32_t Target : Plan.SlotTarget)
-      P->PerSmTarget = std::max(P->PerSmTarget, Target);
     std::string Error;
     if (!uploadTables(Dev, Plan, D, Error))
       return FallBack("cannot upload its queue tables: " + Error);
@@ -139,8 +123,10 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     D.claim_batch = Plan.ClaimBatch;
     D.busy_queues = Plan.BusyQueues;
     D.ordered = Plan.Ordered ? 1u : 0u;
-    if (Plan.Mode == SMC_MODE_LOOP)
-      P->ParamSizes = paramSizes(Variant, K.Info.num_params, Api);
+    CUresult Unused;
+    if (Plan.Mode == SMC_MODE_LOOP &&
+        !paramSizes(Variant, K.Info.num_params, Api, P->ParamSizes, Unused))
+      P->ParamSizes.clear(); // no top-ups for this configuration
   }
   P->Variant = Plan.Variant;
   P->Function = Variant;

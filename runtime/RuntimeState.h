@@ -99,9 +99,9 @@ struct Prepared;
 // that the runtime can add workers to it while it runs when the partition
 // grows (a top-up grid, runtime/device/SmcWorker.cu "Grow-back").
 struct TopUpSource {
-  const Prepared *P = nullptr; // null: the stream's last launch cannot be
-                               // topped up
-  SmcDescriptor Desc{};        // as launched: its tag, counters, live target
+  Prepared *P = nullptr; // null: the stream's last launch cannot be topped
+                         // up
+  SmcDescriptor Desc{};  // as launched: its tag, counters, live target
   std::vector<std::vector<char>> Args; // the kernel's arguments, copied
   dim3 Block;
   unsigned SharedMem = 0;
@@ -160,10 +160,8 @@ struct Prepared {
   uint32_t NumParams = 0;
   // The plan, without its tables (they live on the device, in desc).
   QueuePlan Plan;
-  // The most active workers the plan wants on any SM, and a device table
-  // that wants it on every SM: a top-up grid's slot_target (made on the
-  // first top-up, Globals::Mutex).
-  uint32_t PerSmTarget = 0;
+  // A device table that wants the plan's target on every SM: a top-up
+  // grid's slot_target (made on the first top-up, Globals::Mutex).
   uint32_t *TopUpTargets = nullptr;
   // The size of each kernel parameter (SM-centric loop mode; empty if the
   // driver could not say): what a top-up grid copies of a launch's args.
@@ -342,7 +340,7 @@ uint32_t nextLaunchTag();
 // is in flight, and what a top-up grid needs to join it (`P` and `Desc` as
 // launched; P null when it cannot be topped up).
 void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
-                       const Prepared *P, const SmcDescriptor &Desc,
+                       Prepared *P, const SmcDescriptor &Desc,
                        const LaunchRequest &Req);
 
 //===----------------------------------------------------------------------===//
@@ -359,6 +357,17 @@ KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
 // launch needs more than the default) and shared memory carveout.
 bool matchAttributes(const KernelEntry &K, CUfunction Variant, size_t SharedMem,
                      const driver::Api &Api, std::string &Error);
+
+// The sizes of `Function`'s first `Count` parameters.  False, with the
+// driver's `Result`, if it cannot tell.  No lock needed.
+bool paramSizes(CUfunction Function, uint32_t Count, const driver::Api &Api,
+                std::vector<size_t> &Sizes, CUresult &Result);
+
+// Copies of a launch's argument values (each `Sizes[i]` bytes at
+// `Args[i]`), which outlive the launch call: what a graph node or a top-up
+// grid is given.  No lock needed.
+std::vector<std::vector<char>> copyArgs(void *const *Args,
+                                        const std::vector<size_t> &Sizes);
 
 // Occupancy of the original and the __smc variant, cached per block size
 // and shared memory.  False if the driver rejects the shape.

@@ -90,11 +90,10 @@ void topUp(DeviceState &Dev, StreamPartition &Partition,
   TopUpSource &Source = Partition.TopUp;
   if (!Source.P || !inFlight(Partition))
     return;
-  // Prepared launches are never freed, and TopUpTargets is written under
-  // Globals::Mutex only.
-  Prepared &P = const_cast<Prepared &>(*Source.P);
+  // Prepared launches are never freed.
+  Prepared &P = *Source.P;
   uint32_t Workers = grownWorkers(OldSms, OldWorkersPerSM, NewSms,
-                                  NewWorkersPerSM, P.PerSmTarget);
+                                  NewWorkersPerSM, P.Plan.Target);
   if (Workers == 0)
     return;
   auto Fail = [&](const std::string &Why) {
@@ -104,7 +103,7 @@ void topUp(DeviceState &Dev, StreamPartition &Partition,
   };
   std::string Error;
   if (!P.TopUpTargets) {
-    std::vector<uint32_t> Table(Dev.NumSMs, P.PerSmTarget);
+    std::vector<uint32_t> Table(Dev.NumSMs, P.Plan.Target);
     P.TopUpTargets =
         deviceBuffer(Dev, Table.data(), Table.size() * sizeof(uint32_t), Error);
     if (!P.TopUpTargets)
@@ -178,7 +177,7 @@ uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition) {
 }
 
 void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
-                       const Prepared *P, const SmcDescriptor &Desc,
+                       Prepared *P, const SmcDescriptor &Desc,
                        const LaunchRequest &Req) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
@@ -193,11 +192,7 @@ void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
   Partition.Launched = true;
   if (!P || P->ParamSizes.size() != P->NumParams)
     return;
-  Source.Args.resize(P->NumParams);
-  for (uint32_t I = 0; I < P->NumParams; ++I) {
-    const char *Value = static_cast<const char *>(Req.Args[I]);
-    Source.Args[I].assign(Value, Value + P->ParamSizes[I]);
-  }
+  Source.Args = copyArgs(Req.Args, P->ParamSizes);
   Source.P = P;
   Source.Desc = Desc;
   Source.Block = Req.Shape.Block;

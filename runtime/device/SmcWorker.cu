@@ -151,7 +151,8 @@ constexpr unsigned NOT_JOINED = 16u; // a top-up worker that found no launch to
 
 // The JOIN word (SMC_COUNTER_JOIN in abi.h).
 constexpr unsigned long long JOIN_EXITED_ONE = 1ull;
-constexpr unsigned long long JOIN_JOINED_ONE = 1ull << 20;
+constexpr unsigned JOIN_JOINED_SHIFT = 20;
+constexpr unsigned long long JOIN_JOINED_ONE = 1ull << JOIN_JOINED_SHIFT;
 constexpr unsigned long long JOIN_COUNT_MASK = (1ull << 20) - 1ull;
 constexpr unsigned long long JOIN_CLOSED = 1ull << 40;
 constexpr unsigned JOIN_TAG_SHIFT = 41;
@@ -380,7 +381,8 @@ __device__ bool joinLaunch(const SmcDescriptor *d) {
   for (;;) {
     if ((seen >> JOIN_TAG_SHIFT) != (d->launch_tag & JOIN_TAG_MASK) ||
         (seen & JOIN_CLOSED) ||
-        ((seen >> 20) & JOIN_COUNT_MASK) == JOIN_COUNT_MASK) // count full
+        ((seen >> JOIN_JOINED_SHIFT) & JOIN_COUNT_MASK) ==
+            JOIN_COUNT_MASK) // count full
       return false;
     unsigned long long before = atomicCAS(word, seen, seen + JOIN_JOINED_ONE);
     if (before == seen)
@@ -408,7 +410,8 @@ __device__ void workerDone(const SmcDescriptor *d, const SmcLeaderState *w) {
   if (atomicAdd(launchCounter(d, SMC_COUNTER_EXITED), 1u) != workers - 1)
     return;
   unsigned long long seen = atomicOr(joinWord(d), JOIN_CLOSED);
-  while (((seen >> 20) & JOIN_COUNT_MASK) != (seen & JOIN_COUNT_MASK))
+  while (((seen >> JOIN_JOINED_SHIFT) & JOIN_COUNT_MASK) !=
+         (seen & JOIN_COUNT_MASK))
     seen = atomicAdd(joinWord(d), 0ull);
   __threadfence();
   resetCounters(d);
