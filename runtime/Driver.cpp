@@ -33,7 +33,8 @@ Resolved resolve() {
                 R.Error) &&
          lookUp("cuGraphKernelNodeSetParams", 12000, A.GraphKernelNodeSetParams,
                 R.Error) &&
-         lookUp("cuGetErrorName", 6000, A.GetErrorName, R.Error);
+         lookUp("cuGetErrorName", 6000, A.GetErrorName, R.Error) &&
+         lookUp("cuStreamBatchMemOp", 11070, A.StreamBatchMemOp, R.Error);
   return R;
 }
 

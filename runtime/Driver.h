@@ -30,6 +30,7 @@ struct Api {
   PFN_cuGraphKernelNodeGetParams_v12000 GraphKernelNodeGetParams;
   PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;
   PFN_cuGetErrorName_v6000 GetErrorName;
+  PFN_cuStreamBatchMemOp_v11070 StreamBatchMemOp;
 };
 
 // The driver functions, resolved on the first call (thread-safe).  Returns

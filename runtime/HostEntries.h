@@ -53,6 +53,11 @@ SMC_EXPORT cudaError_t __smc_graph_instantiate_with_params_ptsz(
 SMC_EXPORT cudaError_t
 __smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
                         cudaGraphExecUpdateResultInfo *ResultInfo);
+
+// Priorities.cpp
+SMC_EXPORT cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,
+                                                         unsigned int Flags,
+                                                         int Priority);
 }
 
 #define SMC_CHECK_HOST_ENTRY(Cuda, Entry)                                      \

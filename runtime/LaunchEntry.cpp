@@ -66,11 +66,11 @@ cudaError_t launch(LaunchRequest Req) {
       return launchOriginal(Req);
     cachePrepared(Req, Device, Epoch, P);
   }
-  if (P->Variant == Variant::Original)
-    return runOriginal(*P, P->Reason.c_str(), Req);
-  if (P->VariantFailed.load(std::memory_order_relaxed))
-    return runOriginal(*P, "variant launch failed", Req);
-  return launchPrepared(*P, Req);
+  // A stream of higher priority takes SMs from yielding launches
+  // (Priorities.cpp); a partitioned stream keeps to its partition.
+  if (!Req.Partition && urgentStream(Req.effectiveStream()))
+    return launchUrgent(Req, Device, *P);
+  return dispatchPrepared(*P, Req);
 }
 
 LaunchRequest request(const void *Func, dim3 Grid, dim3 Block, void **Args,

@@ -100,6 +100,14 @@ uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
   return internPolicy(P);
 }
 
+uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms) {
+  Policy P = policyById(Id);
+  if (P.variant != Variant::SMCentric)
+    return Id;
+  P.sms = Sms;
+  return internPolicy(P);
+}
+
 //===----------------------------------------------------------------------===//
 // Public API (smc.h)
 //===----------------------------------------------------------------------===//

@@ -10,6 +10,7 @@
 // user is told once why.
 //===----------------------------------------------------------------------===//
 #include "HostEntries.h"
+#include "LivePartition.h"
 #include "MagicDivision.h"
 #include "RuntimeState.h"
 #include "Stats.h"
@@ -161,6 +162,9 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
   uint32_t PolicyId = K->PolicyId;
   if (Req.Partition)
     PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
+  else if (Req.UrgentSms)
+    PolicyId = confinedPolicyId(PolicyId, *Req.UrgentSms);
+  yieldIfAlwaysOn(*Dev);
   std::array<uint64_t, 8> Key = Req.Shape.key(PolicyId);
   std::unique_ptr<Prepared> &Slot = K->Prepared[Key];
   if (!Slot) {
@@ -221,8 +225,12 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
 
   const QueuePlan &Plan = P.Plan;
   if (P.Variant == Variant::SMCentric) {
-    uint32_t Workers =
-        Req.Partition ? partitionWorkers(P, *Req.Partition) : Plan.Workers;
+    uint32_t Workers = Plan.Workers;
+    if (Req.Partition)
+      Workers = partitionWorkers(P, *Req.Partition);
+    else if (Req.UrgentSms && Plan.Mode == SMC_MODE_LOOP)
+      Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
+                                uint32_t(Req.UrgentSms->size()), 0);
     return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,
                             Block.z, Shared, CuStream, Params, nullptr);
   }
@@ -273,6 +281,7 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
   }
 
   SmcDescriptor Desc = P.Desc;
+  bool Yielding = false;
   if (P.Variant == Variant::SMCentric) {
     bool AllocFailed = false;
     uint32_t *Counters =
@@ -295,6 +304,14 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
       // while it runs (not for SMC_STATS's synchronous launches).
       if (!Capturing && !WithStats && P.Plan.Mode == SMC_MODE_LOOP)
         Desc.launch_tag = nextLaunchTag();
+    } else if (!Capturing && !WithStats && yields(P, Req)) {
+      // The same for a best-effort launch that yields SMs to urgent ones,
+      // whose live targets are the device's table of yielded SMs; and no
+      // claim ahead, so that a worker leaves right after its chunk.
+      Desc.live_target = P.Device->YieldTargets;
+      Desc.claim_batch = 0;
+      Desc.launch_tag = nextLaunchTag();
+      Yielding = true;
     }
   }
 
@@ -311,7 +328,17 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
   if (Req.Partition && !Capturing && Err == cudaSuccess)
     partitionLaunched(*Req.Partition, Effective, Desc.launch_tag ? &P : nullptr,
                       Desc, Req);
+  if (Yielding && Err == cudaSuccess)
+    yieldingLaunched(P, Effective, Desc, Req);
   return Err;
+}
+
+cudaError_t dispatchPrepared(Prepared &P, const LaunchRequest &Req) {
+  if (P.Variant == Variant::Original)
+    return runOriginal(P, P.Reason.c_str(), Req);
+  if (P.VariantFailed.load(std::memory_order_relaxed))
+    return runOriginal(P, "variant launch failed", Req);
+  return launchPrepared(P, Req);
 }
 
 } // namespace smc

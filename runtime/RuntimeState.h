@@ -17,6 +17,9 @@
 //   GraphExec.cpp        a counter block of its own for each executable
 //                        graph's SM-centric kernel nodes
 //   StatsLaunch.cpp      the SMC_STATS launch (Stats.cpp writes the file)
+//   StreamPartition.cpp  live SM partitions, top-up grids
+//   Priorities.cpp       launches on higher-priority streams take SMs from
+//                        yielding SM-centric launches
 //
 // then runtime/device/SmcWorker.cu on the GPU.  Slow paths hold
 // Globals::Mutex; the fast path (a cached prepared launch and counter block)
@@ -80,6 +83,10 @@ struct LaunchRequest {
   bool Ptsz = false; // through cudaLaunchKernel_ptsz
   // The live partition of the stream, if it has one (StreamPartition.cpp).
   StreamPartition *Partition = nullptr;
+  // An urgent launch's SMs (Priorities.cpp), sorted: an SM-centric launch
+  // is confined to them.
+  const std::vector<unsigned> *UrgentSms = nullptr;
+  bool Urgent = false; // on a stream of higher priority than the least
 
   // The stream as the driver sees it: a null stream of the _ptsz entry is
   // the thread's per-thread stream, otherwise the legacy stream.
@@ -124,6 +131,31 @@ struct StreamPartition {
   TopUpSource TopUp;
 };
 
+// A best-effort SM-centric launch that yields SMs to urgent launches
+// (Priorities.cpp): what a top-up grid needs to give it workers again, and
+// an event recorded after it (in flight until it completes).
+struct YieldingLaunch {
+  TopUpSource Source; // Source.P null: the slot is unused
+  cudaEvent_t Done = nullptr;
+};
+
+// The SMs an urgent launch took, until `Done` (recorded after it gave them
+// back) completes.
+struct UrgentHold {
+  std::vector<unsigned> Sms;
+  StreamKey Stream;
+  cudaEvent_t Done = nullptr;
+  bool Taking = false; // between the choice of Sms and Done's recording
+};
+
+// A stream top-up grids run on, and an event recorded after its last one:
+// a top-up grid runs until the launch it joined ends, so each one gets a
+// lane whose previous grid has completed (up to MaxTopUpLanes).
+struct TopUpLane {
+  cudaStream_t Stream = nullptr;
+  cudaEvent_t Done = nullptr;
+};
+
 //===----------------------------------------------------------------------===//
 // State
 //===----------------------------------------------------------------------===//
@@ -134,9 +166,10 @@ struct DeviceState {
   unsigned NumSMs = 0; // num_slots of every plan on this device
   std::string Name;
   cudaStream_t Stream = nullptr; // the runtime's own non-blocking stream
-  // Where top-up grids run (created on the first), non-blocking: never the
+  // Where top-up grids run (created as needed), non-blocking: never the
   // runtime's own stream, whose copies must not wait for kernels.
-  cudaStream_t TopUpStream = nullptr;
+  std::vector<TopUpLane> TopUpLanes;
+  unsigned NextTopUpLane = 0;
   size_t CounterWords = 0;  // words of one counter block
   uint32_t *Slab = nullptr; // zeroed counter blocks not yet handed out
   size_t SlabLeft = 0;
@@ -145,6 +178,16 @@ struct DeviceState {
   // Live partitions of streams (StreamPartition.cpp).
   std::map<StreamKey, std::unique_ptr<StreamPartition>> Partitions;
   uint32_t *StatsBlock = nullptr; // SMC_STATS only
+  // Priority yielding (Priorities.cpp).  Set once, after YieldTargets: the
+  // SM-centric launches of best-effort streams yield SMs to urgent ones.
+  std::atomic<bool> Yielding{false};
+  // Device [NumSMs]: the live targets of yielding launches (0 on the SMs
+  // urgent launches hold, LiveTargetUncapped elsewhere).
+  uint32_t *YieldTargets = nullptr;
+  bool YieldFailed = false; // the table could not be made: never yields
+  std::vector<YieldingLaunch> YieldingLaunches; // a ring, never resized
+  unsigned NextYieldingLaunch = 0;
+  std::vector<std::unique_ptr<UrgentHold>> UrgentHolds;
 };
 
 struct KernelEntry;
@@ -274,6 +317,9 @@ uint32_t policyIdOf(const KernelEntry &K);
 // The id of policy `Id` with the SM set and workers of `Partition` (an
 // SM-centric policy; others are returned unchanged).
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
+// The id of policy `Id` confined to the SMs `Sms` (an SM-centric policy;
+// others are returned unchanged).
+uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms);
 const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//
@@ -343,6 +389,47 @@ void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
                        Prepared *P, const SmcDescriptor &Desc,
                        const LaunchRequest &Req);
 
+// What a top-up grid needs of a launch: `P` and `Desc` as launched, and a
+// copy of its arguments.  False when `P` cannot be topped up (the driver
+// did not say how large its parameters are).
+bool keepTopUpSource(TopUpSource &Source, Prepared &P,
+                     const SmcDescriptor &Desc, const LaunchRequest &Req);
+
+// Launches a top-up grid of `Workers` workers that joins the launch
+// `Source` describes if it is running then (grow-back), after `After`
+// (if not null) completes, on a top-up lane.  Its workers want the launch's
+// own per-SM targets (`PlanTargets`: an SM set of the policy still holds),
+// or the plan's target on every SM (a partition that grew: the launch's
+// table has 0 on the SMs it gained).  Says once why when it cannot.
+// Globals::Mutex held.
+void launchTopUp(DeviceState &Dev, const TopUpSource &Source, uint32_t Workers,
+                 cudaEvent_t After, bool PlanTargets);
+
+//===----------------------------------------------------------------------===//
+// Stream priorities (Priorities.cpp)
+//===----------------------------------------------------------------------===//
+
+// No lock needed.  Whether a launch on `Stream` (the effective stream) is
+// urgent: the stream has a higher priority than the least, and yielding is
+// not off.
+bool urgentStream(cudaStream_t Stream);
+
+// Launches an urgent request whose prepared launch is `P`: takes SMs from
+// the yielding launches in flight for it, and gives them back after it.
+cudaError_t launchUrgent(LaunchRequest &Req, int Device, Prepared &P);
+
+// No lock needed.  Whether an SM-centric launch of `P` on a best-effort
+// stream yields (its descriptor then points at Dev.YieldTargets).
+bool yields(const Prepared &P, const LaunchRequest &Req);
+
+// After a yielding launch (not capturing): records it so that urgent
+// launches can give it workers back.
+void yieldingLaunched(Prepared &P, cudaStream_t Stream,
+                      const SmcDescriptor &Desc, const LaunchRequest &Req);
+
+// Globals::Mutex held.  Starts yielding on `Dev` if the mode is On.
+void yieldIfAlwaysOn(DeviceState &Dev);
+
 //===----------------------------------------------------------------------===//
 // Kernels (KernelRegistry.cpp), Globals::Mutex held
 //===----------------------------------------------------------------------===//
@@ -391,6 +478,10 @@ cudaError_t runOriginal(Prepared &P, const char *Reason,
 
 // Launches a prepared SMCentric or Slice configuration.
 cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req);
+
+// Launches what `P` says: the original (its reason recorded with
+// SMC_STATS), or the variant through launchPrepared.
+cudaError_t dispatchPrepared(Prepared &P, const LaunchRequest &Req);
 
 // Launches the prepared variant with `desc` on `stream`.  For slices,
 // `FailedSlice` is the index of the slice whose launch failed.

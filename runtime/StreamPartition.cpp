@@ -90,49 +90,97 @@ void topUp(DeviceState &Dev, StreamPartition &Partition,
   TopUpSource &Source = Partition.TopUp;
   if (!Source.P || !inFlight(Partition))
     return;
+  uint32_t Workers = grownWorkers(OldSms, OldWorkersPerSM, NewSms,
+                                  NewWorkersPerSM, Source.P->Plan.Target);
+  if (Workers != 0)
+    launchTopUp(Dev, Source, Workers, nullptr, /*PlanTargets=*/false);
+}
+
+// A top-up lane whose last grid has completed, or a new one (up to
+// MaxTopUpLanes, then the next in turn); null with `Error` set if none can
+// be made.
+constexpr size_t MaxTopUpLanes = 8;
+TopUpLane *freeTopUpLane(DeviceState &Dev, std::string &Error) {
+  // (A query that finds the event not ready leaves no error behind.)
+  for (TopUpLane &Lane : Dev.TopUpLanes)
+    if (cudaEventQuery(Lane.Done) == cudaSuccess)
+      return &Lane;
+  if (Dev.TopUpLanes.size() < MaxTopUpLanes) {
+    TopUpLane Lane;
+    cudaError_t Err =
+        cudaStreamCreateWithFlags(&Lane.Stream, cudaStreamNonBlocking);
+    if (Err == cudaSuccess) {
+      Err = cudaEventCreateWithFlags(&Lane.Done, cudaEventDisableTiming);
+      if (Err == cudaSuccess) {
+        Dev.TopUpLanes.push_back(Lane);
+        return &Dev.TopUpLanes.back();
+      }
+      cudaStreamDestroy(Lane.Stream);
+    }
+    if (Dev.TopUpLanes.empty()) {
+      Error = failed("creating a stream for top-up grids", Err);
+      return nullptr;
+    }
+    cudaGetLastError();
+  }
+  return &Dev.TopUpLanes[Dev.NextTopUpLane++ % Dev.TopUpLanes.size()];
+}
+
+} // namespace
+
+bool keepTopUpSource(TopUpSource &Source, Prepared &P,
+                     const SmcDescriptor &Desc, const LaunchRequest &Req) {
+  Source.P = nullptr;
+  if (P.ParamSizes.size() != P.NumParams)
+    return false;
+  Source.Args = copyArgs(Req.Args, P.ParamSizes);
+  Source.P = &P;
+  Source.Desc = Desc;
+  Source.Block = Req.Shape.Block;
+  Source.SharedMem = unsigned(Req.Shape.SharedMem);
+  return true;
+}
+
+void launchTopUp(DeviceState &Dev, const TopUpSource &Source, uint32_t Workers,
+                 cudaEvent_t After, bool PlanTargets) {
   // Prepared launches are never freed.
   Prepared &P = *Source.P;
-  uint32_t Workers = grownWorkers(OldSms, OldWorkersPerSM, NewSms,
-                                  NewWorkersPerSM, P.Plan.Target);
-  if (Workers == 0)
-    return;
   auto Fail = [&](const std::string &Why) {
-    tellKernel(*P.Kernel, "cannot add workers to a running launch when its "
-                          "stream's partition grew: " +
-                              Why);
+    tellKernel(*P.Kernel, "cannot add workers to a running launch: " + Why);
   };
   std::string Error;
-  if (!P.TopUpTargets) {
+  if (!PlanTargets && !P.TopUpTargets) {
     std::vector<uint32_t> Table(Dev.NumSMs, P.Plan.Target);
     P.TopUpTargets =
         deviceBuffer(Dev, Table.data(), Table.size() * sizeof(uint32_t), Error);
     if (!P.TopUpTargets)
       return Fail(Error);
   }
-  if (!Dev.TopUpStream) {
-    cudaError_t Err =
-        cudaStreamCreateWithFlags(&Dev.TopUpStream, cudaStreamNonBlocking);
-    if (Err != cudaSuccess) {
-      Dev.TopUpStream = nullptr;
-      return Fail(failed("cudaStreamCreateWithFlags", Err));
-    }
+  TopUpLane *Lane = freeTopUpLane(Dev, Error);
+  if (!Lane)
+    return Fail(Error);
+  if (After) {
+    cudaError_t Err = cudaStreamWaitEvent(Lane->Stream, After, 0);
+    if (Err != cudaSuccess)
+      return Fail(failed("cudaStreamWaitEvent", Err));
   }
   SmcDescriptor Desc = Source.Desc;
   Desc.top_up = 1;
-  Desc.slot_target = P.TopUpTargets;
+  if (!PlanTargets)
+    Desc.slot_target = P.TopUpTargets;
   std::vector<void *> Params;
-  for (std::vector<char> &Arg : Source.Args)
-    Params.push_back(Arg.data());
+  for (const std::vector<char> &Arg : Source.Args)
+    Params.push_back(const_cast<char *>(Arg.data()));
   Params.push_back(&Desc);
   const dim3 &Block = Source.Block;
   CUresult R = driver::api()->LaunchKernel(
       P.Function, Workers, 1, 1, Block.x, Block.y, Block.z, Source.SharedMem,
-      reinterpret_cast<CUstream>(Dev.TopUpStream), Params.data(), nullptr);
+      reinterpret_cast<CUstream>(Lane->Stream), Params.data(), nullptr);
   if (R != CUDA_SUCCESS)
-    Fail("the top-up launch failed with " + driver::resultText(R));
+    return Fail("the top-up launch failed with " + driver::resultText(R));
+  if (cudaEventRecord(Lane->Done, Lane->Stream) != cudaSuccess)
+    cudaGetLastError(); // the lane then looks busy until its next use
 }
-
-} // namespace
 
 uint32_t nextLaunchTag() {
   return LaunchTags.fetch_add(1, std::memory_order_relaxed) % NumLaunchTags +
@@ -190,13 +238,8 @@ void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
     return;
   }
   Partition.Launched = true;
-  if (!P || P->ParamSizes.size() != P->NumParams)
-    return;
-  Source.Args = copyArgs(Req.Args, P->ParamSizes);
-  Source.P = P;
-  Source.Desc = Desc;
-  Source.Block = Req.Shape.Block;
-  Source.SharedMem = unsigned(Req.Shape.SharedMem);
+  if (P)
+    keepTopUpSource(Source, *P, Desc, Req);
 }
 
 //===----------------------------------------------------------------------===//

@@ -26,8 +26,10 @@
 // launches, so that they run a variant; cudaDeviceReset, so that the
 // runtime rebuilds what it keeps on the device; graph instantiation and
 // update, so that each executable graph's SM-centric kernel nodes get
-// counter blocks of their own.  The runtime checks each entry's signature
-// against the CUDA function's at compile time.
+// counter blocks of their own; stream creation with a priority, so that
+// SM-centric launches yield SMs to higher-priority streams before the first
+// launch on one.  The runtime checks each entry's signature against the
+// CUDA function's at compile time.
 #define SMC_HOST_ENTRIES(X)                                                    \
   X(cudaLaunchKernel, __smc_launch_kernel)                                     \
   X(cudaLaunchKernel_ptsz, __smc_launch_kernel_ptsz)                           \
@@ -37,7 +39,8 @@
   X(cudaGraphInstantiateWithParams, __smc_graph_instantiate_with_params)       \
   X(cudaGraphInstantiateWithParams_ptsz,                                       \
     __smc_graph_instantiate_with_params_ptsz)                                  \
-  X(cudaGraphExecUpdate, __smc_graph_exec_update)
+  X(cudaGraphExecUpdate, __smc_graph_exec_update)                              \
+  X(cudaStreamCreateWithPriority, __smc_stream_create_with_priority)
 
 // How an __smc variant distributes chunks over its workers.
 enum SmcMode : uint32_t {
@@ -79,7 +82,9 @@ enum SmcMode : uint32_t {
 //  claim_batch      loop mode: own-queue positions a worker claims with one
 //                   atomic (1 to SMC_MAX_CLAIM_BATCH); with queue_stride > 0
 //                   only, where the chunks of a batch follow each other by
-//                   queue_stride and every thread steps to the next itself
+//                   queue_stride and every thread steps to the next itself;
+//                   0: one position, and no claim ahead of the next chunk
+//                   (launches that yield SMs to higher-priority streams)
 //  launch_tag       0, or a number the runtime gives a launch on a
 //                   partitioned stream (unique among the launches in flight:
 //                   1 to 2^23 - 1, wrapping), so that top-up workers can

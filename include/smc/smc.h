@@ -169,6 +169,30 @@ bool setStreamSMs(cudaStream_t stream, const std::vector<unsigned> &sms,
 // launches follow their kernel's policy.
 void clearStreamSMs(cudaStream_t stream);
 
+// Stream priorities (cudaStreamCreateWithPriority).  The hardware gives
+// CTAs of a higher-priority stream the next free place on an SM, but the
+// persistent workers of an SM-centric launch free none until their launch
+// ends.  So SM-centric launches on streams of the least priority (every
+// stream created without one, the default streams) yield: a launch on a
+// stream of higher priority (urgent) first takes as many SMs as its CTAs
+// need at once, whose best-effort workers leave at their next chunk
+// boundary, runs there (an SM-centric urgent launch is confined to them),
+// and gives them back when it ends; the best-effort launches still running
+// then get workers there again (a top-up grid).  Streams with a live
+// partition (setStreamSMs) neither yield nor take SMs.  Yielding launches
+// claim one chunk at a time.
+enum class PriorityMode {
+  // SM-centric launches yield from the moment the program creates a stream
+  // of higher priority than the least (through code compiled with the
+  // plugin) or launches on one (the default, also SMC_PRIORITY=auto).
+  Auto,
+  On,  // from the first launch (SMC_PRIORITY=on)
+  Off, // never: urgent launches wait for running SM-centric launches
+};
+
+// Overrides SMC_PRIORITY for launches made from now on.
+void setPriorityMode(PriorityMode mode);
+
 } // namespace smc
 
 #endif // SMC_SMC_H

@@ -106,7 +106,8 @@ struct SmcLeaderState {
   unsigned smid;     // the SM this worker runs on (warp 0 reads it)
   unsigned ownQueue; // the queue it claims from (its SM's, or 0)
   unsigned pending;  // own-queue position claimed ahead, or NONE
-  unsigned ownDone;  // OWN_EXHAUSTED, LEAVING, KEEPER, FIRST_CHUNK
+  unsigned ownDone;  // OWN_EXHAUSTED, LEAVING, KEEPER, FIRST_CHUNK,
+                     // NOT_JOINED, NO_CLAIM_AHEAD
   unsigned ownFirst; // first chunk of its own queue
   unsigned ownSize;  // length of its own queue (0 if none)
   unsigned batch;    // chunks of the batch ownChunkAt last handed out
@@ -148,6 +149,7 @@ constexpr unsigned KEEPER = 4u;      // the launch's first active worker, which
 constexpr unsigned FIRST_CHUNK = 8u; // in its first chunk: no claim ahead
 constexpr unsigned NOT_JOINED = 16u; // a top-up worker that found no launch to
                                      // join: it touches no counter
+constexpr unsigned NO_CLAIM_AHEAD = 32u; // claim_batch 0: never claims ahead
 
 // The JOIN word (SMC_COUNTER_JOIN in abi.h).
 constexpr unsigned long long JOIN_EXITED_ONE = 1ull;
@@ -551,6 +553,8 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
       // ahead in the first chunk (see __smc_dev_chunk_begin).
       if (w->smid < d->num_slots && w->ownSize <= d->slot_target[w->smid])
         w->ownDone |= FIRST_CHUNK;
+      if (d->claim_batch == 0)
+        w->ownDone |= NO_CLAIM_AHEAD;
       if (d->top_up && !joinLaunch(d))
         w->ownDone |= NOT_JOINED;
       active =
@@ -588,14 +592,17 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 // as its original).  A longer queue takes two rounds or more either way, and
 // keeps the claim ahead from the start: skipping it there too cost reduce
 // (15.5 chunks per SM, 8 workers) 19%.  Not in ordered mode, where a claimed
-// chunk must be a running one, nor once the worker is leaving.  With
-// batched claims, at the start of a batch's last chunk: the next batch.
+// chunk must be a running one, nor once the worker is leaving, nor when
+// claim_batch is 0 (launches that yield SMs to higher-priority streams: a
+// worker that must leave then leaves after the chunk it runs, not after one
+// more, which halves an urgent kernel's wait).  With batched claims, at the
+// start of a batch's last chunk: the next batch.
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *state) {
   SmcLeaderState *w = &__smc_dev_shared.leader;
   if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() &&
       !(state->word & STATE_LEFT) &&
-      !(w->ownDone & (NO_OWN_CLAIMS | FIRST_CHUNK)))
+      !(w->ownDone & (NO_OWN_CLAIMS | FIRST_CHUNK | NO_CLAIM_AHEAD)))
     w->pending = atomicAdd(queueNext(d, w->ownQueue), w->step);
 }
 

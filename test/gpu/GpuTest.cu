@@ -216,6 +216,20 @@ void expectSameBytes(const Bytes &Expected, const Bytes &Actual,
                 << " of " << Words << " words" << Msg.str();
 }
 
+::testing::AssertionResult allCountsAre(const DeviceArray<uint32_t> &Counts,
+                                        uint32_t Times,
+                                        const std::string &What) {
+  std::vector<uint32_t> Host;
+  if (Counts.download(Host) != cudaSuccess)
+    return ::testing::AssertionFailure() << "download failed";
+  for (size_t C = 0; C < Host.size(); ++C)
+    if (Host[C] != Times)
+      return ::testing::AssertionFailure()
+             << What << (What.empty() ? "" : " ") << "chunk " << C << " ran "
+             << Host[C] << " times, not " << Times;
+  return ::testing::AssertionSuccess();
+}
+
 void expectAllCountsAre(const Bytes &Counts, uint32_t Expected,
                         const std::string &What) {
   size_t Words = Counts.size() / 4, Lower = 0, Higher = 0, Shown = 0;

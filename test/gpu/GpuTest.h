@@ -19,6 +19,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <utility>
@@ -38,6 +39,16 @@
   do {                                                                         \
     SMC_CUDA_ASSERT(cudaDeviceSynchronize());                                  \
     SMC_CUDA_ASSERT(cudaGetLastError());                                       \
+  } while (0)
+
+/// Skips a test under SMC_STATS (check_stats.py runs the binary that way;
+/// the plain run covers the test): SMC_STATS waits for every SM-centric
+/// launch before the launch call returns, so nothing runs while the host
+/// acts on it.  \p Why says what the test would need.
+#define SMC_SKIP_UNDER_STATS(Why)                                              \
+  do {                                                                         \
+    if (std::getenv("SMC_STATS"))                                              \
+      GTEST_SKIP() << "SMC_STATS serializes launches: " << (Why);              \
   } while (0)
 
 namespace smctest {
@@ -118,6 +129,55 @@ private:
   T *Ptr = nullptr;
   size_t Count = 0;
 };
+
+/// Allocates each of \p Arrays with \p N elements, zeroed; the first error.
+template <typename... Ts>
+cudaError_t allocateZeroed(size_t N, DeviceArray<Ts> &...Arrays) {
+  cudaError_t Err = cudaSuccess;
+  ((Err = Err == cudaSuccess ? Arrays.allocate(N) : Err), ...);
+  ((Err =
+        Err == cudaSuccess ? cudaMemset(Arrays.get(), 0, Arrays.bytes()) : Err),
+   ...);
+  return Err;
+}
+
+/// A word in host memory that kernels update while they run (mapped into
+/// the device's address space), so that the host sees their progress.
+class MappedWord {
+public:
+  MappedWord() = default;
+  MappedWord(const MappedWord &) = delete;
+  MappedWord &operator=(const MappedWord &) = delete;
+  ~MappedWord() {
+    if (Host)
+      cudaFreeHost(Host);
+  }
+  /// Allocates the word (once) and sets it to 0.
+  cudaError_t reset() {
+    if (!Host) {
+      cudaError_t Err = cudaHostAlloc(reinterpret_cast<void **>(&Host),
+                                      sizeof(uint32_t), cudaHostAllocMapped);
+      if (Err != cudaSuccess)
+        return Err;
+    }
+    *Host = 0;
+    return cudaSuccess;
+  }
+  /// The pointer kernels use.
+  uint32_t *get() const { return Host; }
+  uint32_t value() const {
+    return *reinterpret_cast<volatile uint32_t *>(Host);
+  }
+
+private:
+  uint32_t *Host = nullptr;
+};
+
+/// Success if every word of \p Counts (downloaded) is \p Times; else the
+/// first chunk that is not, named with \p What.
+::testing::AssertionResult allCountsAre(const DeviceArray<uint32_t> &Counts,
+                                        uint32_t Times,
+                                        const std::string &What = "");
 
 /// A policy with the name tests print for it.
 struct NamedPolicy {

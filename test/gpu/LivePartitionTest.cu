@@ -62,70 +62,39 @@ namespace {
 
 using LivePartition = SmcGpuTest;
 
-// SMC_STATS waits for every SM-centric launch before the launch call
-// returns, so nothing runs while the host repartitions: the tests that
-// repartition running launches say so and skip (check_stats.py runs the
-// binary that way; the plain run covers them).
-#define SKIP_UNDER_SMC_STATS()                                                 \
-  do {                                                                         \
-    if (std::getenv("SMC_STATS"))                                              \
-      GTEST_SKIP() << "SMC_STATS serializes launches: no launch runs while "   \
-                      "the host repartitions it";                              \
-  } while (0)
-
 // One launch's buffers; `Started` is host-mapped so that the host sees
 // progress while the launch runs.
 struct LiveRun {
   DeviceArray<uint32_t> Counts, StartOrder, SmOf, Finished;
-  uint32_t *Started = nullptr; // host-mapped
+  MappedWord Started;
   uint32_t Chunks = 0;
 
   cudaError_t init(uint32_t N) {
     Chunks = N;
-    cudaError_t Err = Counts.allocate(N);
+    cudaError_t Err = allocateZeroed(N, Counts, StartOrder, SmOf);
     if (Err == cudaSuccess)
-      Err = StartOrder.allocate(N);
-    if (Err == cudaSuccess)
-      Err = SmOf.allocate(N);
-    if (Err == cudaSuccess)
-      Err = Finished.allocate(1);
-    if (Err == cudaSuccess)
-      Err = cudaHostAlloc(reinterpret_cast<void **>(&Started), sizeof(uint32_t),
-                          cudaHostAllocMapped);
-    return Err == cudaSuccess ? reset() : Err;
+      Err = allocateZeroed(1, Finished);
+    return Err == cudaSuccess ? Started.reset() : Err;
   }
   cudaError_t reset() {
-    *Started = 0;
-    cudaError_t Err = cudaMemset(Finished.get(), 0, Finished.bytes());
+    cudaError_t Err = Started.reset();
+    if (Err == cudaSuccess)
+      Err = cudaMemset(Finished.get(), 0, Finished.bytes());
     return Err == cudaSuccess ? cudaMemset(Counts.get(), 0, Counts.bytes())
                               : Err;
   }
-  ~LiveRun() {
-    if (Started)
-      cudaFreeHost(Started);
-  }
-  uint32_t started() const {
-    return reinterpret_cast<volatile uint32_t *>(Started)[0];
-  }
+  uint32_t started() const { return Started.value(); }
   cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds) {
     liveChunks<<<Chunks, 64, 0, Stream>>>(Counts.get(), StartOrder.get(),
-                                          SmOf.get(), Started, Finished.get(),
-                                          Nanoseconds);
+                                          SmOf.get(), Started.get(),
+                                          Finished.get(), Nanoseconds);
     return cudaGetLastError();
   }
 };
 
 // Every chunk ran exactly `Times` times.
 ::testing::AssertionResult allCounted(const LiveRun &Run, uint32_t Times) {
-  std::vector<uint32_t> Counts;
-  if (Run.Counts.download(Counts) != cudaSuccess)
-    return ::testing::AssertionFailure() << "download failed";
-  for (size_t C = 0; C < Counts.size(); ++C)
-    if (Counts[C] != Times)
-      return ::testing::AssertionFailure()
-             << "chunk " << C << " ran " << Counts[C] << " times, not "
-             << Times;
-  return ::testing::AssertionSuccess();
+  return allCountsAre(Run.Counts, Times);
 }
 
 struct OwnStream {
@@ -140,7 +109,7 @@ struct OwnStream {
 };
 
 TEST_F(LivePartition, ExactlyOnceUnderRandomRepartitions) {
-  SKIP_UNDER_SMC_STATS();
+  SMC_SKIP_UNDER_STATS("no launch runs while the host repartitions it");
   unsigned Sms = numSMs();
   OwnStream Stream;
   LiveRun Run;
@@ -173,7 +142,7 @@ TEST_F(LivePartition, ExactlyOnceUnderRandomRepartitions) {
 }
 
 TEST_F(LivePartition, ShrunkToOneWorkerCompletes) {
-  SKIP_UNDER_SMC_STATS();
+  SMC_SKIP_UNDER_STATS("no launch runs while the host repartitions it");
   unsigned Sms = numSMs();
   OwnStream Stream;
   LiveRun Run;
@@ -213,7 +182,7 @@ TEST_F(LivePartition, ShrunkToOneWorkerCompletes) {
 }
 
 TEST_F(LivePartition, ConfinedLaunchCompletesWhileBestEffortRuns) {
-  SKIP_UNDER_SMC_STATS();
+  SMC_SKIP_UNDER_STATS("no launch runs while the host repartitions it");
   unsigned Sms = numSMs();
   ASSERT_GT(Sms, 8u);
   OwnStream BestEffort, Urgent;
@@ -290,7 +259,7 @@ TEST_F(LivePartition, HostThreadsWithOwnPartitions) {
 }
 
 TEST_F(LivePartition, GrowBackAddsWorkersToARunningLaunch) {
-  SKIP_UNDER_SMC_STATS();
+  SMC_SKIP_UNDER_STATS("no launch runs while the host repartitions it");
   unsigned Sms = numSMs();
   ASSERT_GT(Sms, 4u);
   OwnStream Stream;
@@ -334,7 +303,7 @@ TEST_F(LivePartition, GrowBackAddsWorkersToARunningLaunch) {
 }
 
 TEST_F(LivePartition, ExactlyOnceWithTopUpsJoiningOrTooLate) {
-  SKIP_UNDER_SMC_STATS();
+  SMC_SKIP_UNDER_STATS("no launch runs while the host repartitions it");
   unsigned Sms = numSMs();
   OwnStream Stream;
   LiveRun Run;

@@ -1,0 +1,57 @@
+//===- PriorityYield.h - What urgent launches take --------------*- C++ -*-===//
+//
+// Stream priorities order the hardware's dispatch of new CTAs, but the
+// persistent workers of an SM-centric launch never end before their launch
+// does, so a kernel on a high-priority stream would wait for a running
+// SM-centric kernel's end.  The runtime therefore makes SM-centric launches
+// on the least-priority streams (best-effort) yield: their workers follow a
+// per-device table of live targets, and a launch on a higher-priority stream
+// (urgent) sets the targets of the SMs it needs to 0 before it runs (the
+// best-effort workers there leave at their next chunk boundary) and back
+// afterwards (a top-up grid then returns workers to the best-effort launches
+// still running).  This file holds the decisions, pure C++ without CUDA,
+// unit tested on the CPU: the mode, which streams are urgent, how many SMs
+// an urgent launch takes and which.  runtime/Priorities.cpp does the rest.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_PRIORITYYIELD_H
+#define SMC_RUNTIME_PRIORITYYIELD_H
+
+#include "smc/smc.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace smc {
+
+// SMC_PRIORITY's text ("auto", "on", "off", any case) as a mode.  False with
+// `Error` set for anything else.
+bool parsePriorityMode(const std::string &Text, PriorityMode &Mode,
+                       std::string &Error);
+
+// Whether a launch on a stream of priority `Priority` is urgent on a device
+// whose least priority (cudaDeviceGetStreamPriorityRange) is `Least`: CUDA
+// gives greater priorities lower numbers, and streams created without one
+// have the least.
+inline bool isUrgentPriority(int Priority, int Least) {
+  return Priority < Least;
+}
+
+// The SMs an urgent launch of `Ctas` CTAs takes when `PerSM` of them run on
+// one SM at a time: enough for all of them at once, at least one, at most
+// the device's `NumSMs`.  0 when not even one CTA fits (PerSM 0): the
+// launch takes nothing and fails or runs as CUDA decides.
+unsigned urgentSmCount(uint64_t Ctas, unsigned PerSM, unsigned NumSMs);
+
+// Which `Count` SMs an urgent launch takes, of a device with
+// `HeldByOthers.size()` SMs: from the highest-numbered down (best-effort
+// launches fill SMs from the lowest, as their queues do with small grids),
+// first those no urgent launch of another stream holds, then, when too few
+// are free, held ones (the highest first).  Sorted ascending; the same
+// answer for the same state, so one urgent stream keeps its SMs.
+std::vector<unsigned> pickUrgentSms(unsigned Count,
+                                    const std::vector<bool> &HeldByOthers);
+
+} // namespace smc
+
+#endif // SMC_RUNTIME_PRIORITYYIELD_H
