@@ -3,10 +3,15 @@
 // Measures, on the host clock, batches of launches of an empty kernel
 // through plain cudaLaunchKernel and through the SMC runtime entry
 // __smc_launch_kernel (the call the plugin puts in place of every
-// cudaLaunchKernel) with the kernel's policy set to original, smc and slice.
-// Each iteration times kBatch launches; the stream is synchronized outside
-// the timed region.  The counter us_per_launch is the mean host time of one
-// launch in microseconds.
+// cudaLaunchKernel) with the kernel's policy set to original, smc and slice;
+// also smc launches that yield SMs to higher-priority streams
+// (smc_entry_smc_yielding: smc::PriorityMode::On) and smc launches on a
+// stream of the greatest priority while nothing yields
+// (smc_entry_smc_urgent).  Each iteration times kBatch launches; the stream
+// is synchronized outside the timed region.  The counter us_per_launch is
+// the mean host time of one launch in microseconds.  Yielding, once on,
+// stays on for the process: run the two priority cases in processes of
+// their own (--benchmark_filter) to compare the others without it.
 //
 // This file must be compiled WITHOUT the SMC plugin: the plugin would
 // rewrite the plain cudaLaunchKernel calls below into runtime calls.
@@ -38,14 +43,22 @@ cudaError_t plainLaunch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
 }
 
+// How the launches of a case relate to stream priorities.
+enum class Priorities { Default, Yielding, Urgent };
+
 void launchPath(benchmark::State &State, LaunchFn Launch,
-                const smc::Policy &Policy, unsigned GridSize) {
+                const smc::Policy &Policy, unsigned GridSize, Priorities Kind) {
   const void *Kernel = emptyKernelSymbol();
   smc::setPolicyForSymbol(Kernel, Policy);
+  smc::setPriorityMode(Kind == Priorities::Yielding ? smc::PriorityMode::On
+                                                    : smc::PriorityMode::Auto);
+  int Least = 0, Greatest = 0;
+  cudaDeviceGetStreamPriorityRange(&Least, &Greatest);
   cudaStream_t Stream = nullptr;
-  if (cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking) !=
-      cudaSuccess) {
-    State.SkipWithError("cudaStreamCreateWithFlags failed");
+  if (cudaStreamCreateWithPriority(
+          &Stream, cudaStreamNonBlocking,
+          Kind == Priorities::Urgent ? Greatest : Least) != cudaSuccess) {
+    State.SkipWithError("cudaStreamCreateWithPriority failed");
     return;
   }
   const dim3 Grid(GridSize), Block(128);
@@ -72,6 +85,7 @@ void launchPath(benchmark::State &State, LaunchFn Launch,
       Err = cudaStreamSynchronize(Stream); // Manual time: not counted.
   }
   cudaStreamDestroy(Stream);
+  smc::setPriorityMode(smc::PriorityMode::Auto);
   if (Err != cudaSuccess) {
     State.SkipWithError(
         (std::string("launch failed: ") + cudaGetErrorString(Err)).c_str());
@@ -91,21 +105,28 @@ void registerLaunchPathBenchmarks(unsigned NumSMs) {
     const char *Name;
     LaunchFn Launch;
     smc::Policy Policy;
+    Priorities Kind = Priorities::Default;
   };
-  for (const Case &C : {Case{"launch_path/cudaLaunchKernel", plainLaunch,
-                             smc::Policy::original()},
-                        Case{"launch_path/smc_entry_original",
-                             __smc_launch_kernel, smc::Policy::original()},
-                        Case{"launch_path/smc_entry_smc", __smc_launch_kernel,
-                             smc::Policy::smCentric()},
-                        Case{"launch_path/smc_entry_slice", __smc_launch_kernel,
-                             smc::Policy::slice(0)}}) {
+  for (const Case &C :
+       {Case{"launch_path/cudaLaunchKernel", plainLaunch,
+             smc::Policy::original()},
+        Case{"launch_path/smc_entry_original", __smc_launch_kernel,
+             smc::Policy::original()},
+        Case{"launch_path/smc_entry_smc", __smc_launch_kernel,
+             smc::Policy::smCentric()},
+        Case{"launch_path/smc_entry_slice", __smc_launch_kernel,
+             smc::Policy::slice(0)},
+        Case{"launch_path/smc_entry_smc_yielding", __smc_launch_kernel,
+             smc::Policy::smCentric(), Priorities::Yielding},
+        Case{"launch_path/smc_entry_smc_urgent", __smc_launch_kernel,
+             smc::Policy::smCentric(), Priorities::Urgent}}) {
     LaunchFn Launch = C.Launch;
     smc::Policy Policy = C.Policy;
+    Priorities Kind = C.Kind;
     benchmark::RegisterBenchmark(
         C.Name,
-        [Launch, Policy, Grid](benchmark::State &State) {
-          launchPath(State, Launch, Policy, Grid);
+        [Launch, Policy, Grid, Kind](benchmark::State &State) {
+          launchPath(State, Launch, Policy, Grid, Kind);
         })
         ->UseManualTime()
         ->Unit(benchmark::kMicrosecond);

@@ -29,6 +29,15 @@
 //               stream; nothing is changed on arrival
 //   smc-headroom/urgent-smc  the same with the urgent kernel's SM-centric
 //               variant
+//   smc-priority    both SM-centric, no partition: the long kernel on the
+//               low-priority stream, the urgent kernel on the high-priority
+//               one; the runtime takes the SMs the urgent kernel needs from
+//               the long kernel (its workers there leave at their next chunk
+//               boundary) and gives them back after it (smc::PriorityMode)
+//   smc-priority/urgent-original  the same with the urgent kernel's original
+//   smc-priority/off  the same under smc::PriorityMode::Off: the long
+//               kernel does not yield (what stream priorities alone give
+//               persistent workers)
 //   with --headroom-probe also smc-headroom/urgent-smc/h=2 (two free slots
 //               per SM) and smc-headroom/urgent-smc/t=64 (urgent CTAs of 64
 //               threads): which resources the urgent variant waits for
@@ -188,6 +197,24 @@ Sample runMode(Setup &S, const std::string &Mode) {
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
+  // Stream priorities decide (no partition, nothing done on arrival).
+  if (Mode.compare(0, 12, "smc-priority") == 0) {
+    if (Mode.find("/urgent-original") != std::string::npos)
+      smc::setPolicy(urgentChunks, smc::Policy::original());
+    bool Off = Mode.find("/off") != std::string::npos;
+    if (Off)
+      smc::setPriorityMode(smc::PriorityMode::Off);
+    launchLong(S, S.Low);
+    waitIntoLong(S);
+    launchUrgent(S, S.High);
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.High));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+    if (Off)
+      smc::setPriorityMode(smc::PriorityMode::Auto);
+    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
+    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+    return Out;
+  }
   if (Mode == "alone") {
     launchUrgent(S, S.Plain);
     SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
@@ -258,6 +285,9 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
                                     "smc-slots",
                                     "smc-headroom",
                                     "smc-headroom/urgent-smc",
+                                    "smc-priority",
+                                    "smc-priority/urgent-original",
+                                    "smc-priority/off",
                                     "smc-long-alone"};
   // The long kernel alone at the headroom modes' workers per SM.
   if (S.LongWorkersPerSM > 1)
