@@ -38,6 +38,12 @@
 //   smc-priority/off  the same under smc::PriorityMode::Off: the long
 //               kernel does not yield (what stream priorities alone give
 //               persistent workers)
+//   slice-streams   the long kernel in slices of one wave (smc::Policy::
+//               slice, as many CTAs as fit on the GPU at once: Kernelet's
+//               slicing), the urgent original on a plain stream, which the
+//               hardware may start between two slices
+//   slice-priority  the same with the urgent original on the high-priority
+//               stream
 //   with --headroom-probe also smc-headroom/urgent-smc/h=2 (two free slots
 //               per SM) and smc-headroom/urgent-smc/t=64 (urgent CTAs of 64
 //               threads): which resources the urgent variant waits for
@@ -224,7 +230,15 @@ Sample runMode(Setup &S, const std::string &Mode) {
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
-  cudaStream_t Urgent = Mode == "priority" ? S.High : S.Plain;
+  // Slices of one wave each: the hardware may start the urgent kernel
+  // between two of them.
+  if (Mode.compare(0, 5, "slice") == 0) {
+    smc::Policy Sliced = smc::Policy::slice(S.LongWorkersPerSM * S.Sms);
+    smc::setPolicy(spinChunks, Sliced);
+    smc::setPolicy(fmaChunks, Sliced);
+  }
+  cudaStream_t Urgent =
+      Mode == "priority" || Mode == "slice-priority" ? S.High : S.Plain;
   bool Slots = Mode == "smc-slots";
   std::vector<unsigned> All = smRange(0, S.Sms);
   if (Smc) {
@@ -288,6 +302,8 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
                                     "smc-priority",
                                     "smc-priority/urgent-original",
                                     "smc-priority/off",
+                                    "slice-streams",
+                                    "slice-priority",
                                     "smc-long-alone"};
   // The long kernel alone at the headroom modes' workers per SM.
   if (S.LongWorkersPerSM > 1)
