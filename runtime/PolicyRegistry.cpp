@@ -90,22 +90,19 @@ uint32_t policyIdOf(const KernelEntry &K) {
 
 const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 
-uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
-  Policy P = policyById(Id);
-  if (P.variant != Variant::SMCentric)
-    return Id;
-  P.sms = Partition.Sms;
-  if (Partition.WorkersPerSM != 0)
-    P.workersPerSM = Partition.WorkersPerSM;
-  return internPolicy(P);
-}
-
-uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms) {
+uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
+                          unsigned WorkersPerSM) {
   Policy P = policyById(Id);
   if (P.variant != Variant::SMCentric)
     return Id;
   P.sms = Sms;
+  if (WorkersPerSM != 0)
+    P.workersPerSM = WorkersPerSM;
   return internPolicy(P);
+}
+
+uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
+  return confinedPolicyId(Id, Partition.Sms, Partition.WorkersPerSM);
 }
 
 //===----------------------------------------------------------------------===//

@@ -77,12 +77,6 @@ int leastPriority() {
   return Least;
 }
 
-// Whether the work before `Event` may still run (not recorded: no).  A
-// query that finds it not ready leaves no error for the program to see.
-bool pending(cudaEvent_t Event) {
-  return Event && cudaEventQuery(Event) == cudaErrorNotReady;
-}
-
 // Globals::Mutex held.  From now on, best-effort SM-centric launches on
 // `Dev` yield: the table starts uncapped everywhere.
 void startYielding(DeviceState &Dev) {
@@ -146,7 +140,7 @@ unsigned ctasPerSM(Prepared &P, const LaunchShape &Shape, uint64_t &Ctas) {
 // SMs back), or a new one; null if no event can be made.
 UrgentHold *freeHold(DeviceState &Dev) {
   for (std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
-    if (!H->Taking && !pending(H->Done))
+    if (!H->Taking && !eventPending(H->Done))
       return H.get();
   auto H = std::make_unique<UrgentHold>();
   if (cudaEventCreateWithFlags(&H->Done, cudaEventDisableTiming) !=
@@ -161,7 +155,7 @@ UrgentHold *freeHold(DeviceState &Dev) {
 // Globals::Mutex held.  Whether some yielding launch may still run.
 bool yieldingInFlight(const DeviceState &Dev) {
   for (const YieldingLaunch &Y : Dev.YieldingLaunches)
-    if (Y.Source.P && pending(Y.Done))
+    if (Y.Source.P && eventPending(Y.Done))
       return true;
   return false;
 }
@@ -181,7 +175,7 @@ bool takeSms(DeviceState &Dev, Prepared &P, const LaunchRequest &Req,
     return false;
   std::vector<bool> HeldByOthers(Dev.NumSMs, false);
   for (const std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
-    if (H->Stream != Key && (H->Taking || pending(H->Done)))
+    if (H->Stream != Key && (H->Taking || eventPending(H->Done)))
       for (unsigned Sm : H->Sms)
         HeldByOthers[Sm] = true;
   Hold = freeHold(Dev);
@@ -290,7 +284,7 @@ cudaError_t launchUrgent(LaunchRequest &Req, int Device, Prepared &P) {
   // Grow-back: the yielding launches in flight get workers on the SMs
   // again once the urgent launch has given them back.
   for (YieldingLaunch &Y : Dev.YieldingLaunches)
-    if (Y.Source.P && pending(Y.Done))
+    if (Y.Source.P && eventPending(Y.Done))
       launchTopUp(Dev, Y.Source, uint32_t(Sms.size()) * Y.Source.P->Plan.Target,
                   Hold->Done,
                   /*PlanTargets=*/true);
@@ -320,7 +314,7 @@ void yieldingLaunched(Prepared &P, cudaStream_t Stream,
   // It may start while urgent launches hold SMs, whose workers there would
   // retreat: it gets them back when those launches give the SMs back.
   for (const std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
-    if (!H->Taking && pending(H->Done))
+    if (!H->Taking && eventPending(H->Done))
       launchTopUp(Dev, Y.Source, uint32_t(H->Sms.size()) * P.Plan.Target,
                   H->Done, /*PlanTargets=*/true);
 }

@@ -44,6 +44,17 @@ std::string failed(const char *What, cudaError_t Err) {
   return std::string(What) + " failed: " + cudaGetErrorName(Err);
 }
 
+bool eventPending(cudaEvent_t Event) {
+  if (!Event)
+    return false;
+  cudaError_t Err = cudaEventQuery(Event);
+  if (Err == cudaErrorNotReady)
+    return true;
+  if (Err != cudaSuccess)
+    cudaGetLastError();
+  return false;
+}
+
 RelaxedCaptureMode::RelaxedCaptureMode() {
   Saved = cudaStreamCaptureModeRelaxed;
   Active = cudaThreadExchangeStreamCaptureMode(&Saved) == cudaSuccess;

@@ -289,6 +289,11 @@ bool smcDisabled();
 // ours never becomes the program's last error.
 std::string failed(const char *What, cudaError_t Err);
 
+// Whether the work recorded before `Event` may still run: false for a null
+// event, one never recorded, one completed, or an error (which is cleared).
+// A query that finds the event not ready leaves no error behind.
+bool eventPending(cudaEvent_t Event);
+
 // Makes the runtime's own CUDA calls legal while some stream of the process
 // is capturing (cudaStreamCaptureModeRelaxed for this thread), restoring
 // the thread's mode afterwards.
@@ -317,9 +322,11 @@ uint32_t policyIdOf(const KernelEntry &K);
 // The id of policy `Id` with the SM set and workers of `Partition` (an
 // SM-centric policy; others are returned unchanged).
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
-// The id of policy `Id` confined to the SMs `Sms` (an SM-centric policy;
-// others are returned unchanged).
-uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms);
+// The id of policy `Id` confined to the SMs `Sms`, with `WorkersPerSM`
+// workers per SM unless 0 (an SM-centric policy; others are returned
+// unchanged).
+uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
+                          unsigned WorkersPerSM = 0);
 const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//

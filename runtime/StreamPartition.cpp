@@ -69,16 +69,7 @@ bool locate(cudaStream_t Stream, DeviceState *&Dev, StreamKey &Key,
 }
 
 bool inFlight(const StreamPartition &Partition) {
-  if (!Partition.Launched || !Partition.LastLaunch)
-    return false;
-  cudaError_t Err = cudaEventQuery(Partition.LastLaunch);
-  if (Err == cudaErrorNotReady) {
-    cudaGetLastError();
-    return true;
-  }
-  if (Err != cudaSuccess)
-    cudaGetLastError();
-  return false;
+  return Partition.Launched && eventPending(Partition.LastLaunch);
 }
 
 // Grow-back: adds a top-up grid to the stream's launch in flight for what
@@ -101,9 +92,8 @@ void topUp(DeviceState &Dev, StreamPartition &Partition,
 // be made.
 constexpr size_t MaxTopUpLanes = 8;
 TopUpLane *freeTopUpLane(DeviceState &Dev, std::string &Error) {
-  // (A query that finds the event not ready leaves no error behind.)
   for (TopUpLane &Lane : Dev.TopUpLanes)
-    if (cudaEventQuery(Lane.Done) == cudaSuccess)
+    if (!eventPending(Lane.Done))
       return &Lane;
   if (Dev.TopUpLanes.size() < MaxTopUpLanes) {
     TopUpLane Lane;
