@@ -7,7 +7,10 @@
 // also smc launches that yield SMs to higher-priority streams
 // (smc_entry_smc_yielding: smc::PriorityMode::On) and smc launches on a
 // stream of the greatest priority while nothing yields
-// (smc_entry_smc_urgent).  Each iteration times kBatch launches; the stream
+// (smc_entry_smc_urgent); launches of policy auto alone (smc_entry_auto)
+// and beside a launch of policy auto held in flight on another stream
+// (smc_entry_auto_beside: the co-run decision on every launch).  Each
+// iteration times kBatch launches; the stream
 // is synchronized outside the timed region.  The counter us_per_launch is
 // the mean host time of one launch in microseconds.  Yielding, once on,
 // stays on for the process: run the two priority cases in processes of
@@ -23,6 +26,7 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <string>
 
@@ -43,8 +47,40 @@ cudaError_t plainLaunch(const void *Func, dim3 Grid, dim3 Block, void **Args,
   return cudaLaunchKernel(Func, Grid, Block, Args, SharedMem, Stream);
 }
 
-// How the launches of a case relate to stream priorities.
-enum class Priorities { Default, Yielding, Urgent };
+// How the launches of a case relate to stream priorities, or to another
+// launch in flight (Beside).
+enum class Priorities { Default, Yielding, Urgent, Beside };
+
+// Holds a stream until Release is set (a host function in its order).
+void CUDART_CB holdStream(void *Release) {
+  while (!static_cast<std::atomic<bool> *>(Release)->load()) {
+  }
+}
+
+// A launch of `Kernel` through `Launch` held in flight on a stream of its
+// own until release(): the co-runner smc_entry_auto_beside decides beside.
+class HeldLaunch {
+public:
+  cudaError_t start(LaunchFn Launch, const void *Kernel) {
+    cudaError_t Err = cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking);
+    if (Err == cudaSuccess)
+      Err = cudaLaunchHostFunc(Stream, holdStream, &Released);
+    if (Err == cudaSuccess)
+      Err = Launch(Kernel, dim3(1), dim3(128), nullptr, 0, Stream);
+    return Err;
+  }
+  void release() {
+    Released.store(true);
+    if (Stream) {
+      cudaStreamSynchronize(Stream);
+      cudaStreamDestroy(Stream);
+    }
+  }
+
+private:
+  std::atomic<bool> Released{false};
+  cudaStream_t Stream = nullptr;
+};
 
 void launchPath(benchmark::State &State, LaunchFn Launch,
                 const smc::Policy &Policy, unsigned GridSize, Priorities Kind) {
@@ -63,6 +99,16 @@ void launchPath(benchmark::State &State, LaunchFn Launch,
   }
   const dim3 Grid(GridSize), Block(128);
   cudaError_t Err = cudaSuccess;
+  HeldLaunch Held;
+  // The first launch loads the kernel, which must not wait for the held
+  // stream: warm up first.
+  if (Kind == Priorities::Beside) {
+    Err = Launch(Kernel, Grid, Block, nullptr, 0, Stream);
+    if (Err == cudaSuccess)
+      Err = cudaStreamSynchronize(Stream);
+    if (Err == cudaSuccess)
+      Err = Held.start(Launch, Kernel);
+  }
   // Warm-up: the runtime looks the variants up on the first launch.
   for (int I = 0; I < 16 && Err == cudaSuccess; ++I)
     Err = Launch(Kernel, Grid, Block, nullptr, 0, Stream);
@@ -85,6 +131,7 @@ void launchPath(benchmark::State &State, LaunchFn Launch,
       Err = cudaStreamSynchronize(Stream); // Manual time: not counted.
   }
   cudaStreamDestroy(Stream);
+  Held.release();
   smc::setPriorityMode(smc::PriorityMode::Auto);
   if (Err != cudaSuccess) {
     State.SkipWithError(
@@ -119,7 +166,11 @@ void registerLaunchPathBenchmarks(unsigned NumSMs) {
         Case{"launch_path/smc_entry_smc_yielding", __smc_launch_kernel,
              smc::Policy::smCentric(), Priorities::Yielding},
         Case{"launch_path/smc_entry_smc_urgent", __smc_launch_kernel,
-             smc::Policy::smCentric(), Priorities::Urgent}}) {
+             smc::Policy::smCentric(), Priorities::Urgent},
+        Case{"launch_path/smc_entry_auto", __smc_launch_kernel,
+             smc::Policy::automatic()},
+        Case{"launch_path/smc_entry_auto_beside", __smc_launch_kernel,
+             smc::Policy::automatic(), Priorities::Beside}}) {
     LaunchFn Launch = C.Launch;
     smc::Policy Policy = C.Policy;
     Priorities Kind = C.Kind;

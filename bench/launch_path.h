@@ -12,8 +12,9 @@
 const void *emptyKernelSymbol();
 
 /// Registers launch_path/{cudaLaunchKernel, smc_entry_original,
-/// smc_entry_smc, smc_entry_slice}: host time per launch of the empty kernel
-/// through plain cudaLaunchKernel and through the SMC runtime entry.
+/// smc_entry_smc, smc_entry_slice, ...}: host time per launch of the empty
+/// kernel through plain cudaLaunchKernel and through the SMC runtime entry
+/// (launch_path.cpp lists every case).
 void registerLaunchPathBenchmarks(unsigned NumSMs);
 
 #endif // SMC_BENCH_LAUNCH_PATH_H

@@ -66,6 +66,8 @@ cudaError_t launch(LaunchRequest Req) {
       return launchOriginal(Req);
     cachePrepared(Req, Device, Epoch, P);
   }
+  if (P->Variant == Variant::Auto)
+    return launchAuto(Req, Device, *P);
   // A stream of higher priority takes SMs from yielding launches
   // (Priorities.cpp); a partitioned stream keeps to its partition.
   if (!Req.Partition && urgentStream(Req.effectiveStream()))

@@ -90,9 +90,14 @@ uint32_t policyIdOf(const KernelEntry &K) {
 
 const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 
+uint32_t smCentricPolicyId() { return internPolicy(Policy()); }
+
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM) {
   Policy P = policyById(Id);
+  // Policy auto on a partitioned stream: the partition decides.
+  if (P.variant == Variant::Auto)
+    P = Policy();
   if (P.variant != Variant::SMCentric)
     return Id;
   P.sms = Sms;

@@ -36,8 +36,8 @@ public:
     if (Name.find('=') != std::string::npos)
       return fail("kernel name '" + Name + "' contains '='");
     if (Action.empty())
-      return fail("missing action after '=' (expected original, smc or "
-                  "slice)");
+      return fail("missing action after '=' (expected original, smc, slice "
+                  "or auto)");
     Out.Name = Name == "*" ? Name : normalizeKernelName(Name);
     return parseAction(Action, Out.Policy);
   }
@@ -99,10 +99,12 @@ private:
       Policy = Policy::smCentric();
     } else if (Ident == "slice") {
       Policy = Policy::slice(0);
+    } else if (Ident == "auto") {
+      Policy = Policy::automatic();
     } else {
       std::string Shown = Ident.empty() ? Action : Ident;
       return fail("unknown action '" + Shown +
-                  "' (expected original, smc or slice)");
+                  "' (expected original, smc, slice or auto)");
     }
     if (Rest.empty())
       return true;
@@ -113,8 +115,8 @@ private:
     if (Close + 1 != Rest.size())
       return fail("unexpected '" + trim(Rest.substr(Close + 1)) +
                   "' after the options of '" + Ident + "'");
-    if (Ident == "original")
-      return fail("'original' takes no options");
+    if (Ident == "original" || Ident == "auto")
+      return fail("'" + Ident + "' takes no options");
     std::string Inner = Rest.substr(1, Close - 1);
     if (trim(Inner).empty())
       return true; // "smc()" is "smc"

@@ -10,6 +10,7 @@
 //           | 'smc'   ['(' opt (',' opt)* ')']   opt: workers=N, sms=LIST,
 //                                                     order=ORDER
 //           | 'slice' ['(' opt ')']              opt: size=N
+//           | 'auto'          (the co-run scheduler decides per launch)
 //   LIST   := item ('+' item)*,  item := N | A-B (inclusive)
 //   ORDER  := contiguous | interleaved | cluster '(' DIR [',' SIZE] ')'
 //   DIR    := x | y | tile

@@ -9,6 +9,7 @@
 // a variant before it runs sends the launch to the original kernel, and the
 // user is told once why.
 //===----------------------------------------------------------------------===//
+#include "AutoPolicy.h"
 #include "HostEntries.h"
 #include "LivePartition.h"
 #include "MagicDivision.h"
@@ -60,6 +61,14 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   const Policy &Policy = policyById(PolicyId);
   if (Policy.variant == Variant::Original)
     return P;
+  if (Policy.variant == Variant::Auto) {
+    // Decided per launch (AutoLaunch.cpp).
+    const unsigned Grid[3] = {S.Grid.x, S.Grid.y, S.Grid.z};
+    const unsigned Block[3] = {S.Block.x, S.Block.y, S.Block.z};
+    P->Variant = Variant::Auto;
+    P->AutoName = profileName(K.Source, Grid, Block);
+    return P;
+  }
 
   auto FallBack = [&](const std::string &Reason) {
     P->Reason = Reason;
@@ -164,6 +173,9 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
     PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
   else if (Req.UrgentSms)
     PolicyId = confinedPolicyId(PolicyId, *Req.UrgentSms);
+  else if (Req.AutoSms)
+    PolicyId = confinedPolicyId(smCentricPolicyId(), *Req.AutoSms,
+                                Req.AutoWorkersPerSM);
   yieldIfAlwaysOn(*Dev);
   std::array<uint64_t, 8> Key = Req.Shape.key(PolicyId);
   std::unique_ptr<Prepared> &Slot = K->Prepared[Key];
@@ -191,6 +203,8 @@ const char *variantName(Variant V) {
     return "smc";
   case Variant::Slice:
     return "slice";
+  case Variant::Auto:
+    return "auto";
   case Variant::Original:
     break;
   }
@@ -231,6 +245,9 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
     else if (Req.UrgentSms && Plan.Mode == SMC_MODE_LOOP)
       Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
                                 uint32_t(Req.UrgentSms->size()), 0);
+    else if (Req.AutoSms && Plan.Mode == SMC_MODE_LOOP)
+      Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
+                                uint32_t(Req.AutoSms->size()), Req.AutoFreeSms);
     return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,
                             Block.z, Shared, CuStream, Params, nullptr);
   }

@@ -217,7 +217,7 @@ bool urgentStream(cudaStream_t Stream) {
 }
 
 bool yields(const Prepared &P, const LaunchRequest &Req) {
-  return !Req.Urgent && !Req.Partition && !Req.UrgentSms &&
+  return !Req.Urgent && !Req.Partition && !Req.UrgentSms && !Req.AutoSms &&
          P.Plan.Mode == SMC_MODE_LOOP &&
          P.Device->Yielding.load(std::memory_order_acquire) &&
          priorityMode() != PriorityMode::Off;

@@ -20,6 +20,8 @@
 //   StreamPartition.cpp  live SM partitions, top-up grids
 //   Priorities.cpp       launches on higher-priority streams take SMs from
 //                        yielding SM-centric launches
+//   AutoLaunch.cpp       policy auto: the co-run scheduler decides each
+//                        launch (AutoPolicy.h, CoRunScheduler.h)
 //
 // then runtime/device/SmcWorker.cu on the GPU.  Slow paths hold
 // Globals::Mutex; the fast path (a cached prepared launch and counter block)
@@ -87,6 +89,14 @@ struct LaunchRequest {
   // is confined to them.
   const std::vector<unsigned> *UrgentSms = nullptr;
   bool Urgent = false; // on a stream of higher priority than the least
+  // A launch of policy auto confined to these SMs (AutoLaunch.cpp), sorted,
+  // with this many workers per SM (0: the original's occupancy), its
+  // workers sized for them and AutoFreeSms SMs more.
+  const std::vector<unsigned> *AutoSms = nullptr;
+  unsigned AutoWorkersPerSM = 0;
+  unsigned AutoFreeSms = 0;
+  // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
+  const std::string *AutoDecision = nullptr;
 
   // The stream as the driver sees it: a null stream of the _ptsz entry is
   // the thread's per-thread stream, otherwise the legacy stream.
@@ -212,6 +222,11 @@ struct Prepared {
   // Set when a variant launch failed but the original then succeeded: from
   // then on this configuration runs the original.
   std::atomic<bool> VariantFailed{false};
+  // Policy auto (Variant::Auto): the name of this configuration's profile
+  // (AutoPolicy.h, profileName), and whether the user was told that it has
+  // none (AutoLaunch.cpp's lock).
+  std::string AutoName;
+  bool AutoTold = false;
 };
 
 // Per SM: original CTAs and __smc workers that fit at one block size and
@@ -323,11 +338,13 @@ uint32_t policyIdOf(const KernelEntry &K);
 // SM-centric policy; others are returned unchanged).
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
 // The id of policy `Id` confined to the SMs `Sms`, with `WorkersPerSM`
-// workers per SM unless 0 (an SM-centric policy; others are returned
-// unchanged).
+// workers per SM unless 0 (an SM-centric policy, or auto, which becomes the
+// default SM-centric one; others are returned unchanged).
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
 const Policy &policyById(uint32_t Id);
+// The id of the default policy: SM-centric at the original's occupancy.
+uint32_t smCentricPolicyId();
 
 //===----------------------------------------------------------------------===//
 // Device resources (DeviceResources.cpp), Globals::Mutex held unless noted
@@ -436,6 +453,15 @@ void yieldingLaunched(Prepared &P, cudaStream_t Stream,
 
 // Globals::Mutex held.  Starts yielding on `Dev` if the mode is On.
 void yieldIfAlwaysOn(DeviceState &Dev);
+
+//===----------------------------------------------------------------------===//
+// Policy auto (AutoLaunch.cpp), no lock held
+//===----------------------------------------------------------------------===//
+
+// Launches a request whose prepared launch is `P` (Variant::Auto): the
+// original, or the SM-centric variant on the SMs the co-run scheduler gives
+// it beside the launches of policy auto in flight.
+cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P);
 
 //===----------------------------------------------------------------------===//
 // Kernels (KernelRegistry.cpp), Globals::Mutex held

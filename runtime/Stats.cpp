@@ -70,6 +70,8 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
   J["variant"] = R.Variant;
   if (!R.Reason.empty())
     J["reason"] = R.Reason;
+  if (!R.Auto.empty())
+    J["auto"] = R.Auto;
   J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
   J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
   J["shared_mem"] = R.SharedMem;

@@ -37,6 +37,7 @@ struct LaunchRecord {
   int Device = 0;
   const char *Variant = "original"; // "original", "smc" or "slice"
   std::string Reason; // why the original ran instead of the policy's choice
+  std::string Auto;   // policy auto: what the co-run scheduler chose, and why
   unsigned Grid[3] = {1, 1, 1};
   unsigned Block[3] = {1, 1, 1};
   size_t SharedMem = 0;

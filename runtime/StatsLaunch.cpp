@@ -13,8 +13,11 @@
 namespace smc {
 namespace {
 
-stats::LaunchRecord baseRecord(const Prepared &P, const LaunchShape &S) {
+stats::LaunchRecord baseRecord(const Prepared &P, const LaunchRequest &Req) {
+  const LaunchShape &S = Req.Shape;
   stats::LaunchRecord R;
+  if (Req.AutoDecision)
+    R.Auto = *Req.AutoDecision;
   R.Kernel = P.Kernel->Source;
   R.Mangled = P.Kernel->Mangled;
   if (P.Kernel->InfoProblem.empty())
@@ -34,7 +37,7 @@ stats::LaunchRecord baseRecord(const Prepared &P, const LaunchShape &S) {
 
 void recordOriginal(const Prepared &P, const LaunchRequest &Req,
                     const char *Reason, cudaError_t Err) {
-  stats::LaunchRecord R = baseRecord(P, Req.Shape);
+  stats::LaunchRecord R = baseRecord(P, Req);
   R.Reason = Reason;
   if (Err != cudaSuccess)
     R.Error = cudaGetErrorName(Err);
@@ -47,7 +50,7 @@ cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
   DeviceState &Dev = *P.Device;
   std::lock_guard<std::mutex> Lock(G.StatsMutex);
   RelaxedCaptureMode Relaxed;
-  stats::LaunchRecord R = baseRecord(P, Req.Shape);
+  stats::LaunchRecord R = baseRecord(P, Req);
   size_t StatsBytes = SMC_STATS_WORDS(Dev.NumSMs) * sizeof(uint32_t);
   bool Counting =
       P.Variant == Variant::SMCentric && !Capturing && Dev.StatsBlock;

@@ -16,6 +16,7 @@
 #define SMC_SMC_H
 
 #include <string>
+#include <type_traits>
 #include <vector>
 
 // As the CUDA runtime declares it, so that this header needs no CUDA header.
@@ -23,7 +24,12 @@ typedef struct CUstream_st *cudaStream_t;
 
 namespace smc {
 
-enum class Variant { Original, SMCentric, Slice };
+// Auto: the co-run scheduler decides at each launch, from the kernel
+// profiles it has (loadProfiles, SMC_PROFILE) and the other launches of
+// policy Auto in flight on the device: the original (sharing the GPU as the
+// hardware places CTAs), or the SM-centric variant on an SM range of its
+// own where a partition is predicted to beat sharing.
+enum class Variant { Original, SMCentric, Slice, Auto };
 
 // The order in which an SM-centric launch puts chunks (original CTAs) into
 // the per-SM queues.  Interleaved is the default: the chunks running at any
@@ -118,6 +124,11 @@ struct Policy {
     p.clusterHeight = height;
     return p;
   }
+  static Policy automatic() {
+    Policy p;
+    p.variant = Variant::Auto;
+    return p;
+  }
   static Policy slice(unsigned sliceSize) {
     Policy p;
     p.variant = Variant::Slice;
@@ -127,9 +138,11 @@ struct Policy {
 };
 
 // Sets the policy of one kernel, named by the host symbol the program
-// launches (the function itself: setPolicy(myKernel, ...)).
+// launches (the function itself: setPolicy(myKernel, ...)).  Only for
+// functions: a string literal goes to setPolicy(name, ...) below.
 void setPolicyForSymbol(const void *kernelSymbol, const Policy &policy);
-template <typename Kernel>
+template <typename Kernel,
+          typename = std::enable_if_t<std::is_function_v<Kernel>>>
 void setPolicy(Kernel *kernel, const Policy &policy) {
   setPolicyForSymbol(reinterpret_cast<const void *>(kernel), policy);
 }
@@ -192,6 +205,13 @@ enum class PriorityMode {
 
 // Overrides SMC_PRIORITY for launches made from now on.
 void setPriorityMode(PriorityMode mode);
+
+// Kernel profiles for policy Auto: how each kernel's time scales with the
+// SMs it gets (the JSON that SMC_PROFILE_RECORD and scripts/smc-profile
+// write; README, "The co-run scheduler").  Replaces the profiles loaded so
+// far (SMC_PROFILE's too).  Returns false, with *error set and the loaded
+// profiles unchanged, when the file cannot be read or is not a profile.
+bool loadProfiles(const std::string &path, std::string *error = nullptr);
 
 } // namespace smc
 

@@ -295,4 +295,9 @@ protected:
 /// main runs it for --smc-exit-in-flight and returns its result.
 int exitWithLaunchesInFlight();
 
+/// The child side of Auto.RecordsEveryPointOfTheLadder: launches a kernel of
+/// policy auto 11 times (under SMC_PROFILE_RECORD) and returns 0 if every
+/// chunk ran 11 times.  main runs it for --smc-auto-record.
+int recordAutoLaunches();
+
 #endif // SMC_TEST_GPU_GPUTEST_H

@@ -4,7 +4,8 @@
 // "SKIPPED: no CUDA GPU (<reason>)" and exits with 77, which ctest counts as
 // a skip (SKIP_RETURN_CODE), never as a pass.
 //
-// (--smc-exit-in-flight runs the child of a lifetime test instead.)
+// (--smc-exit-in-flight and --smc-auto-record run the child of a lifetime
+// test and of a profile recording test instead.)
 //
 // USAGE: smc_gpu_tests [--gtest_filter=...]
 //===----------------------------------------------------------------------===//
@@ -15,6 +16,8 @@
 int main(int Argc, char **Argv) {
   if (Argc == 2 && std::string(Argv[1]) == "--smc-exit-in-flight")
     return exitWithLaunchesInFlight();
+  if (Argc == 2 && std::string(Argv[1]) == "--smc-auto-record")
+    return recordAutoLaunches();
   std::string Device;
   return smctest::gpuTestMain(Argc, Argv, "smc_gpu_tests", Device);
 }

@@ -58,6 +58,33 @@ TEST(PolicyText, Actions) {
   EXPECT_EQ(Rules[2].Policy.sliceSize, 0u);
 }
 
+// smc::setPolicy(kernel, ...) takes kernels (functions) only, so that
+// setPolicy("name", ...) is the by-name overload: a string literal once
+// matched the template and set the policy of the literal's address.
+template <typename K, typename = void>
+struct SetPolicyTakesPointersTo : std::false_type {};
+template <typename K>
+struct SetPolicyTakesPointersTo<
+    K, std::void_t<decltype(smc::setPolicy<K>(nullptr, smc::Policy()))>>
+    : std::true_type {};
+static_assert(!SetPolicyTakesPointersTo<const char>::value,
+              "setPolicy(\"name\", ...) must not take the symbol overload");
+static_assert(SetPolicyTakesPointersTo<void(int *)>::value,
+              "setPolicy(kernel, ...) takes kernels");
+
+TEST(PolicyText, Auto) {
+  auto Rules = parseOk("*=auto; mm=smc");
+  ASSERT_EQ(Rules.size(), 2u);
+  EXPECT_EQ(Rules[0].Name, "*");
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Auto);
+  EXPECT_EQ(parseOk(" k = auto ")[0].Policy.variant, Variant::Auto);
+  expectRuleError("k=auto(workers=2)", "k=auto(workers=2)",
+                  "'auto' takes no options");
+  expectRuleError("k=automatic", "k=automatic",
+                  "unknown action 'automatic' (expected original, smc, slice "
+                  "or auto)");
+}
+
 TEST(PolicyText, SmcOptions) {
   auto Rules =
       parseOk("vecAdd=smc(workers=4, sms=0-3+7+5-5, order=interleaved)");

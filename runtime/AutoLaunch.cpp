@@ -1,0 +1,373 @@
+//===- AutoLaunch.cpp - The co-run scheduler on the launch path -----------===//
+//
+// Launches of policy auto (smc::Policy::automatic(), SMC_POLICY '*=auto').
+// Each one is decided when it is made, under one lock:
+//
+//   1. The other launches of policy auto in flight on the device: per
+//      stream, the last one, with an event recorded after it.
+//   2. decide() (CoRunScheduler.h) for them and this launch, from the
+//      kernel profiles (SMC_PROFILE, smc::loadProfiles), cached per set of
+//      kernels; chooseAuto() (AutoPolicy.h) turns it into this launch's
+//      choice: the original, or the SM-centric variant confined to its
+//      share, its workers sized for the SMs it can reach now.
+//   3. The launch, then the stream's event.
+//
+// SMC_PROFILE_RECORD=<file> records profiles instead: each launch of policy
+// auto runs alone (after a device synchronize) as the SM-centric variant on
+// the next SM count of recordLadder(), timed with events and waited for;
+// the samples are added to what the file already holds and written at exit
+// (host data only: no CUDA call runs at exit).  scripts/smc-profile runs a
+// program that way.
+//===----------------------------------------------------------------------===//
+#include "AutoPolicy.h"
+#include "RuntimeState.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace smc {
+namespace {
+
+// The last launch of policy auto on one stream of one device.
+struct StreamFlight {
+  int Device = 0;
+  StreamKey Stream;
+  AutoFlight Flight;
+  cudaEvent_t Done = nullptr;
+  // Done was found complete: no need to ask again until it is recorded
+  // again.  A query costs about 1 us (more for an event of another stream).
+  bool Idle = true;
+  // When Done was last found pending: it counts as pending for
+  // PendingRecheck after that without another query.
+  std::chrono::steady_clock::time_point PendingAt;
+};
+
+// How long a launch found in flight counts as in flight without asking the
+// driver again.  Launches of policy auto that run for less may be taken for
+// co-runners this much longer: a decision, never a result, depends on it.
+constexpr std::chrono::microseconds PendingRecheck{20};
+
+// Streams whose last launch the scheduler keeps before it forgets idle ones.
+constexpr size_t MaxFlights = 64;
+
+// Whether F's last launch may still run (AutoState::Mutex held).
+bool inFlight(StreamFlight &F, std::chrono::steady_clock::time_point Now) {
+  if (F.Idle)
+    return false;
+  if (Now - F.PendingAt < PendingRecheck)
+    return true;
+  if (eventPending(F.Done)) {
+    F.PendingAt = Now;
+    return true;
+  }
+  F.Idle = true;
+  return false;
+}
+
+struct AutoState {
+  std::mutex Mutex;
+  bool Started = false;
+  // The profiles decisions use; Profiles.device() empty: none loaded.
+  ProfileSet Profiles;
+  bool ProfilesLoaded = false;
+  // SMC_PROFILE_RECORD: where recorded profiles go, and what they hold.
+  std::string RecordPath;
+  ProfileSet Recorded;
+  bool RecordedDevice = false; // Recorded's device is set
+  std::map<std::string, unsigned> LaunchesThisRun;
+  cudaEvent_t RecordStart = nullptr, RecordEnd = nullptr;
+  std::vector<StreamFlight> Flights;
+  std::map<std::string, CoRunDecision> Decisions; // by coRunKey
+  std::map<int, std::string> DeviceNames;
+};
+
+AutoState &autoState() {
+  static AutoState *State = new AutoState;
+  return *State;
+}
+
+bool readFile(const std::string &Path, std::string &Text, std::string &Error) {
+  std::ifstream File(Path);
+  if (!File) {
+    Error = "cannot read '" + Path + "'";
+    return false;
+  }
+  std::stringstream Buffer;
+  Buffer << File.rdbuf();
+  Text = Buffer.str();
+  return true;
+}
+
+bool loadProfileFile(AutoState &S, const std::string &Path,
+                     std::string &Error) {
+  std::string Text;
+  ProfileSet Set;
+  if (!readFile(Path, Text, Error))
+    return false;
+  if (!Set.load(Text, Error)) {
+    Error = "'" + Path + "': " + Error;
+    return false;
+  }
+  S.Profiles = std::move(Set);
+  S.ProfilesLoaded = true;
+  S.Decisions.clear();
+  return true;
+}
+
+void writeRecordedAtExit() {
+  AutoState &S = autoState();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  if (!S.RecordedDevice)
+    return;
+  std::ofstream File(S.RecordPath);
+  File << S.Recorded.toJson();
+  File.close();
+  if (!File)
+    std::fprintf(stderr, "smc: cannot write SMC_PROFILE_RECORD file '%s'\n",
+                 S.RecordPath.c_str());
+  else
+    std::fprintf(stderr, "smc: profiles of %zu launch configurations in '%s'\n",
+                 S.Recorded.profiles().size(), S.RecordPath.c_str());
+}
+
+// Reads SMC_PROFILE and SMC_PROFILE_RECORD on the first launch of policy
+// auto (AutoState::Mutex held).
+void start(AutoState &S) {
+  if (S.Started)
+    return;
+  S.Started = true;
+  const char *Record = std::getenv("SMC_PROFILE_RECORD");
+  if (Record && *Record) {
+    S.RecordPath = Record;
+    std::atexit(writeRecordedAtExit);
+    return;
+  }
+  const char *Path = std::getenv("SMC_PROFILE");
+  std::string Error;
+  if (Path && *Path && !S.ProfilesLoaded && !loadProfileFile(S, Path, Error))
+    tell("SMC_PROFILE: " + Error + "; policy auto runs the originals");
+}
+
+const std::string &deviceName(AutoState &S, int Device) {
+  auto It = S.DeviceNames.find(Device);
+  if (It != S.DeviceNames.end())
+    return It->second;
+  cudaDeviceProp Prop;
+  std::string Name;
+  if (cudaGetDeviceProperties(&Prop, Device) == cudaSuccess)
+    Name = Prop.name;
+  else
+    cudaGetLastError();
+  return S.DeviceNames[Device] = Name;
+}
+
+// The SM-centric variant of P's kernel confined to SMs [First, First +
+// Count), with WorkersPerSM workers per SM (0: the original's occupancy),
+// its workers sized for those SMs and FreeSms more.
+cudaError_t launchConfined(LaunchRequest Req, int Device, unsigned First,
+                           unsigned Count, unsigned WorkersPerSM,
+                           unsigned FreeSms) {
+  std::vector<unsigned> Sms(Count);
+  for (unsigned I = 0; I < Count; ++I)
+    Sms[I] = First + I;
+  Req.AutoSms = &Sms;
+  Req.AutoWorkersPerSM = WorkersPerSM;
+  Req.AutoFreeSms = FreeSms;
+  Prepared *Confined = prepare(Req, Device);
+  return Confined ? dispatchPrepared(*Confined, Req) : launchOriginal(Req);
+}
+
+// SMC_PROFILE_RECORD: one launch recorded (AutoState::Mutex held).
+cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
+                         Prepared &P) {
+  DeviceState &Dev = *P.Device;
+  if (!S.RecordedDevice) {
+    S.RecordedDevice = true;
+    S.Recorded = ProfileSet(deviceName(S, Device), Dev.NumSMs);
+    std::string Text, Error;
+    ProfileSet Earlier;
+    if (readFile(S.RecordPath, Text, Error)) {
+      if (!Earlier.load(Text, Error))
+        tell("SMC_PROFILE_RECORD: '" + S.RecordPath +
+             "' is not kept: " + Error);
+      else if (Earlier.device() != S.Recorded.device() ||
+               Earlier.deviceSms() != Dev.NumSMs)
+        tell("SMC_PROFILE_RECORD: '" + S.RecordPath +
+             "' was recorded on another device (" + Earlier.device() +
+             "); it is replaced");
+      else
+        S.Recorded = std::move(Earlier);
+    }
+    if (cudaEventCreate(&S.RecordStart) != cudaSuccess ||
+        cudaEventCreate(&S.RecordEnd) != cudaSuccess) {
+      cudaGetLastError();
+      S.RecordStart = S.RecordEnd = nullptr;
+    }
+  }
+  // The first launch of each configuration warms it up, unrecorded.
+  unsigned &ThisRun = S.LaunchesThisRun[P.AutoName];
+  if (ThisRun++ == 0 || !S.RecordStart)
+    return launchOriginal(Req);
+  const KernelProfile *Profile = S.Recorded.find(P.AutoName);
+  unsigned Sms = nextRecordSms(launchesRecorded(Profile), Dev.NumSMs);
+  cudaStream_t Stream = Req.effectiveStream();
+  // Alone: nothing else of the program runs beside a recorded launch.
+  cudaError_t Err = cudaDeviceSynchronize();
+  if (Err != cudaSuccess)
+    return Err;
+  if (cudaEventRecord(S.RecordStart, Stream) != cudaSuccess) {
+    cudaGetLastError();
+    return launchOriginal(Req);
+  }
+  Err = launchConfined(Req, Device, 0, Sms, 0, Dev.NumSMs - Sms);
+  float Ms = 0;
+  if (Err == cudaSuccess &&
+      cudaEventRecord(S.RecordEnd, Stream) == cudaSuccess &&
+      cudaEventSynchronize(S.RecordEnd) == cudaSuccess &&
+      cudaEventElapsedTime(&Ms, S.RecordStart, S.RecordEnd) == cudaSuccess) {
+    ScalingPoint Sample;
+    Sample.Sms = Sms;
+    Sample.Seconds = double(Ms) * 1e-3;
+    S.Recorded.profile(P.AutoName).addSample(Sample);
+  } else if (Err == cudaSuccess) {
+    cudaGetLastError();
+  }
+  return Err;
+}
+
+// The stream's flight record, created if missing (AutoState::Mutex held).
+// Null if no event can be made for it.
+StreamFlight *streamFlight(AutoState &S, int Device, const StreamKey &Key) {
+  for (StreamFlight &F : S.Flights)
+    if (F.Device == Device && F.Stream == Key)
+      return &F;
+  // Streams come and go: past MaxFlights, forget those with nothing in
+  // flight.
+  if (S.Flights.size() >= MaxFlights) {
+    auto Now = std::chrono::steady_clock::now();
+    auto Forget = std::remove_if(S.Flights.begin(), S.Flights.end(),
+                                 [&](StreamFlight &F) {
+                                   if (inFlight(F, Now))
+                                     return false;
+                                   cudaEventDestroy(F.Done);
+                                   return true;
+                                 });
+    S.Flights.erase(Forget, S.Flights.end());
+  }
+  StreamFlight F;
+  F.Device = Device;
+  F.Stream = Key;
+  if (cudaEventCreateWithFlags(&F.Done, cudaEventDisableTiming) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  S.Flights.push_back(F);
+  return &S.Flights.back();
+}
+
+} // namespace
+
+cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
+  cudaStream_t Stream = Req.effectiveStream();
+  cudaStreamCaptureStatus Capture = cudaStreamCaptureStatusNone;
+  if (cudaStreamIsCapturing(Stream, &Capture) != cudaSuccess) {
+    cudaGetLastError();
+    return launchOriginal(Req);
+  }
+  StreamKey Key;
+  if (Capture != cudaStreamCaptureStatusNone || !streamKey(Stream, Key))
+    return runOriginal(P, "", Req); // a captured launch: nothing to decide
+
+  AutoState &S = autoState();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  start(S);
+  if (!S.RecordPath.empty())
+    return recordLaunch(S, Req, Device, P);
+
+  DeviceState &Dev = *P.Device;
+  auto Now = std::chrono::steady_clock::now();
+  StreamFlight *Mine = streamFlight(S, Device, Key);
+  // Asked every time: a stale "busy" would keep the stream's launches
+  // from being confined.
+  bool StreamBusy = Mine && !Mine->Idle && eventPending(Mine->Done);
+  std::vector<AutoFlight> Others;
+  for (StreamFlight &F : S.Flights)
+    if (&F != Mine && F.Device == Device && inFlight(F, Now))
+      Others.push_back(F.Flight);
+
+  CoRunKernel Me;
+  Me.Name = P.AutoName;
+  Me.Profile = S.Profiles.find(P.AutoName);
+  Me.Priority =
+      urgentStream(Stream) ? KernelPriority::High : KernelPriority::Normal;
+  if (!Me.Profile && !P.AutoTold)
+    tellKernel(*P.Kernel,
+               S.ProfilesLoaded
+                   ? "auto: no profile of '" + P.AutoName +
+                         "' in the loaded profiles; it runs the original"
+                   : std::string("auto: no profiles loaded (SMC_PROFILE, "
+                                 "smc::loadProfiles); it runs the original"));
+  P.AutoTold = true;
+  CoRunDecision Decision;
+  if (!Others.empty()) {
+    std::vector<CoRunKernel> Kernels;
+    for (AutoFlight &Other : Others) {
+      Other.Kernel.Profile = S.Profiles.find(Other.Kernel.Name);
+      Kernels.push_back(Other.Kernel);
+    }
+    Kernels.push_back(Me);
+    std::string DecisionKey = std::to_string(Dev.NumSMs) + coRunKey(Kernels);
+    auto It = S.Decisions.find(DecisionKey);
+    if (It == S.Decisions.end()) {
+      CoRunOptions Options;
+      Options.NumSms = Dev.NumSMs;
+      It = S.Decisions
+               .emplace(DecisionKey, decide(decisionOrder(Kernels), Options))
+               .first;
+    }
+    Decision = It->second;
+  }
+  AutoChoice Choice = chooseAuto(Others, Me, StreamBusy, Decision, Dev.NumSMs);
+  Req.AutoDecision = &Choice.Reason;
+  cudaError_t Err =
+      Choice.Confine ? launchConfined(Req, Device, Choice.Share.FirstSm,
+                                      Choice.Share.NumSms,
+                                      Choice.Share.WorkersPerSm, Choice.FreeSms)
+                     : runOriginal(P, "", Req);
+  Req.AutoDecision = nullptr;
+  if (Err == cudaSuccess && Mine) {
+    Mine->Flight.Kernel = Me;
+    Mine->Flight.Share = Choice.Confine ? Choice.Share : KernelShare();
+    if (cudaEventRecord(Mine->Done, Stream) == cudaSuccess) {
+      Mine->Idle = false;
+      Mine->PendingAt = Now;
+    } else {
+      cudaGetLastError(); // the stream then looks idle to the scheduler
+      Mine->Idle = true;
+    }
+  }
+  return Err;
+}
+
+//===----------------------------------------------------------------------===//
+// Public API (smc.h)
+//===----------------------------------------------------------------------===//
+
+bool loadProfiles(const std::string &Path, std::string *Error) {
+  AutoState &S = autoState();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  std::string Message;
+  if (!loadProfileFile(S, Path, Message)) {
+    if (Error)
+      *Error = "smc::loadProfiles: " + Message;
+    return false;
+  }
+  return true;
+}
+
+} // namespace smc

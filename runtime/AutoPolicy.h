@@ -1,0 +1,82 @@
+//===- AutoPolicy.h - What a launch of policy auto runs ---------*- C++ -*-===//
+//
+// Policy auto puts the co-run scheduler (CoRunScheduler.h) on the launch
+// path: each launch of a kernel with policy auto runs either its original
+// (sharing the GPU as the hardware places CTAs) or its SM-centric variant
+// on an SM range of its own, decided from the kernel profiles and the other
+// launches of policy auto in flight on the device.  This file holds the
+// decision and the profile recording schedule, pure C++ without CUDA;
+// runtime/AutoLaunch.cpp does the CUDA side.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_AUTOPOLICY_H
+#define SMC_RUNTIME_AUTOPOLICY_H
+
+#include "CoRunScheduler.h"
+
+#include <string>
+#include <vector>
+
+namespace smc {
+
+// The name a launch's profile is kept under: the kernel's source name and
+// the launch's grid and block, "vecAdd grid=4096x1x1 block=256x1x1" (a
+// kernel scales differently at different sizes).
+std::string profileName(const std::string &Kernel, const unsigned Grid[3],
+                        const unsigned Block[3]);
+
+// The SM counts a profile is recorded at, largest first: all NumSms SMs,
+// then 3/4, 1/2, 1/4 and 1/8 of them (rounded down, at least 1, without
+// repeats).
+std::vector<unsigned> recordLadder(unsigned NumSms);
+
+// The SM count of the next recorded launch of a kernel of which
+// `LaunchesRecorded` launches were recorded so far (in the profile file and
+// in this process): the ladder's points in turn, so that repeated runs of a
+// program fill every point.
+unsigned nextRecordSms(unsigned LaunchesRecorded, unsigned NumSms);
+
+// How many launches `Profile` holds (the sum of its points' samples); 0 for
+// none.
+unsigned launchesRecorded(const KernelProfile *Profile);
+
+// A launch of policy auto in flight on another stream of the device.
+struct AutoFlight {
+  CoRunKernel Kernel;
+  // The SMs it was confined to; NumSms 0 when it runs the original (its
+  // CTAs may be on any SM).
+  KernelShare Share;
+};
+
+// What one launch runs.
+struct AutoChoice {
+  bool Confine = false; // the SM-centric variant on Share; else the original
+  KernelShare Share;
+  // SMs that no confined launch in flight holds besides Share: the launch's
+  // workers are sized for Share and these (LivePartition.h,
+  // confinedWorkers).
+  unsigned FreeSms = 0;
+  std::string Reason; // why, for messages and tests
+};
+
+// The key under which decide()'s answer for these kernels is kept: their
+// names and priorities, sorted.
+std::string coRunKey(const std::vector<CoRunKernel> &Kernels);
+
+// The kernels of a co-run in the order decide() is asked about them: sorted
+// by name, then priority, so that a co-run that recurs gets the same SM
+// ranges whichever of its launches comes first.
+std::vector<CoRunKernel> decisionOrder(std::vector<CoRunKernel> Kernels);
+
+// What a launch of `Me` runs next to `Others`, given `Decision`, decide()'s
+// answer for decisionOrder(Others + Me).  A launch is confined only when
+// the decision is a partition and `StreamBusy` is false: a launch queued
+// behind earlier work on its own stream may start after the others end,
+// and a worker grid sized for a share next to them would then be spread
+// over an idle GPU, most of it outside the share.
+AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
+                      const CoRunKernel &Me, bool StreamBusy,
+                      const CoRunDecision &Decision, unsigned NumSms);
+
+} // namespace smc
+
+#endif // SMC_RUNTIME_AUTOPOLICY_H
