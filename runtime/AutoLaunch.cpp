@@ -13,8 +13,9 @@
 //   3. The launch, then the stream's event.
 //
 // SMC_PROFILE_RECORD=<file> records profiles instead: each launch of policy
-// auto runs alone (after a device synchronize) as the SM-centric variant on
-// the next SM count of recordLadder(), timed with events and waited for;
+// auto runs from an idle stream as the SM-centric variant on the next SM
+// count of recordLadder(), timed with events and waited for (what else the
+// program runs meanwhile counts in: profile a program's kernels one by one);
 // the samples are added to what the file already holds and written at exit
 // (host data only: no CUDA call runs at exit).  scripts/smc-profile runs a
 // program that way.
@@ -215,8 +216,9 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
   const KernelProfile *Profile = S.Recorded.find(P.AutoName);
   unsigned Sms = nextRecordSms(launchesRecorded(Profile), Dev.NumSMs);
   cudaStream_t Stream = Req.effectiveStream();
-  // Alone: nothing else of the program runs beside a recorded launch.
-  cudaError_t Err = cudaDeviceSynchronize();
+  // Timed from an idle stream.  Not the whole device: a program whose
+  // other streams wait on this one (or on the host) would never get there.
+  cudaError_t Err = cudaStreamSynchronize(Stream);
   if (Err != cudaSuccess)
     return Err;
   if (cudaEventRecord(S.RecordStart, Stream) != cudaSuccess) {

@@ -151,6 +151,7 @@ const std::vector<PolicyCase> &policyCases() {
       {"smc_contiguous", "smc(order=contiguous)"},
       {"smc_cluster_tile", "smc(order=cluster(tile))"},
       {"slice7", "slice(size=7)"},
+      {"auto", "auto"},
   };
   return Cases;
 }
