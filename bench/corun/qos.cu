@@ -51,8 +51,14 @@
 // Modes are interleaved within each repetition; the output is one JSON
 // object with per-mode medians and ratios to the alone times, and the device.
 //
+// With --trace DIR, streams, priority, smc-live and smc-priority run once
+// more with kernels that record each chunk's SM, start and end
+// (%globaltimer), written to DIR/trace-<mode>.csv; scripts/plot_timeline.py
+// draws them (per SM, which kernel ran when).
+//
 //   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
 //                 [--long-kernel fma|spin] [--headroom-probe] [--out FILE]
+//                 [--trace DIR]
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
@@ -85,6 +91,26 @@ __global__ void spinChunks(unsigned long long Nanoseconds) {
   __syncthreads();
 }
 
+// --trace: per chunk (original CTA), its SM and its start and end
+// (%globaltimer, ns).
+struct ChunkTrace {
+  unsigned long long Begin, End;
+  unsigned Sm, Pad;
+};
+
+__device__ void traceBegin(ChunkTrace *Trace) {
+  if (threadIdx.x == 0) {
+    ChunkTrace &T = Trace[blockIdx.x];
+    T.Sm = __nvvm_read_ptx_sreg_smid();
+    T.Begin = __nvvm_read_ptx_sreg_globaltimer();
+  }
+}
+
+__device__ void traceEnd(ChunkTrace *Trace) {
+  if (threadIdx.x == 0)
+    Trace[blockIdx.x].End = __nvvm_read_ptx_sreg_globaltimer();
+}
+
 // Each CTA runs two chains of Iterations dependent FMAs per thread: a
 // compute-bound kernel whose CTA length the benchmark calibrates.
 __global__ void fmaChunks(int Iterations, float *Sink) {
@@ -107,6 +133,33 @@ __global__ void urgentChunks(unsigned long long Nanoseconds) {
   __syncthreads();
 }
 
+// fmaChunks and urgentChunks with a trace (--trace), as kernels of their
+// own so that the timed ones stay as they are.
+__global__ void fmaChunksTraced(int Iterations, float *Sink,
+                                ChunkTrace *Trace) {
+  traceBegin(Trace);
+  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
+#pragma unroll 4
+  for (int I = 0; I < Iterations; ++I) {
+    X = fmaf(X, 0.9999f, 0.5f);
+    Y = fmaf(Y, 0.9998f, 0.25f);
+  }
+  __syncthreads();
+  if (X + Y == 12345.0f) // never true; keeps the chains
+    Sink[blockIdx.x] = X;
+  traceEnd(Trace);
+}
+
+__global__ void urgentChunksTraced(unsigned long long Nanoseconds,
+                                   ChunkTrace *Trace) {
+  traceBegin(Trace);
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+  traceEnd(Trace);
+}
+
 namespace {
 
 using smc::corun::elapsedMs;
@@ -127,13 +180,18 @@ struct Setup {
   unsigned LongWorkersPerSM = 0; // the long kernel's CTAs that fit on an SM
   unsigned UrgentCtas = 0;
   double LongAloneMs = 0; // measured in the warm-up
+  // --trace: the traced kernels run, writing here (device memory).
+  ChunkTrace *LongTrace = nullptr, *UrgentTrace = nullptr;
   cudaStream_t Low = nullptr, High = nullptr, Plain = nullptr;
   cudaEvent_t UrgentBegin, UrgentEnd, LongBegin, LongEnd;
 };
 
 void launchLong(Setup &S, cudaStream_t Stream) {
   SMC_CUDA_CHECK(cudaEventRecord(S.LongBegin, Stream));
-  if (S.Spin)
+  if (S.LongTrace)
+    fmaChunksTraced<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink,
+                                                        S.LongTrace);
+  else if (S.Spin)
     spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
   else
     fmaChunks<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink);
@@ -143,7 +201,11 @@ void launchLong(Setup &S, cudaStream_t Stream) {
 
 void launchUrgent(Setup &S, cudaStream_t Stream, unsigned Block = Threads) {
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentBegin, Stream));
-  urgentChunks<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs);
+  if (S.UrgentTrace)
+    urgentChunksTraced<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs,
+                                                           S.UrgentTrace);
+  else
+    urgentChunks<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs);
   SMC_CUDA_CHECK(cudaGetLastError());
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentEnd, Stream));
 }
@@ -165,6 +227,10 @@ Sample runMode(Setup &S, const std::string &Mode) {
   smc::setPolicy(spinChunks, Smc ? smc::Policy() : smc::Policy::original());
   smc::setPolicy(fmaChunks, Smc ? smc::Policy() : smc::Policy::original());
   smc::setPolicy(urgentChunks, Smc ? smc::Policy() : smc::Policy::original());
+  smc::setPolicy(fmaChunksTraced,
+                 Smc ? smc::Policy() : smc::Policy::original());
+  smc::setPolicy(urgentChunksTraced,
+                 Smc ? smc::Policy() : smc::Policy::original());
   Sample Out;
   // The long kernel's variant by itself, at N workers per SM after "/w=".
   if (Mode.compare(0, 14, "smc-long-alone") == 0) {
@@ -205,8 +271,10 @@ Sample runMode(Setup &S, const std::string &Mode) {
   }
   // Stream priorities decide (no partition, nothing done on arrival).
   if (Mode.compare(0, 12, "smc-priority") == 0) {
-    if (Mode.find("/urgent-original") != std::string::npos)
+    if (Mode.find("/urgent-original") != std::string::npos) {
       smc::setPolicy(urgentChunks, smc::Policy::original());
+      smc::setPolicy(urgentChunksTraced, smc::Policy::original());
+    }
     bool Off = Mode.find("/off") != std::string::npos;
     if (Off)
       smc::setPriorityMode(smc::PriorityMode::Off);
@@ -268,11 +336,53 @@ Sample runMode(Setup &S, const std::string &Mode) {
   return Out;
 }
 
+// --trace: runs each of TraceModes once more with the traced kernels and
+// writes Dir/trace-<mode>.csv: one line per chunk, "kernel,chunk,sm,
+// begin_us,end_us" (kernel L: long, U: urgent; times from the long
+// kernel's first chunk start), for scripts/plot_timeline.py.
+const std::vector<std::string> TraceModes = {"streams", "priority", "smc-live",
+                                             "smc-priority"};
+
+void writeTraces(Setup &S, const std::string &Dir) {
+  std::vector<ChunkTrace> Long(S.LongCtas), Urgent(S.UrgentCtas);
+  SMC_CUDA_CHECK(cudaMalloc(&S.LongTrace, Long.size() * sizeof(ChunkTrace)));
+  SMC_CUDA_CHECK(
+      cudaMalloc(&S.UrgentTrace, Urgent.size() * sizeof(ChunkTrace)));
+  for (const std::string &Mode : TraceModes) {
+    runMode(S, Mode); // warm-up of the traced kernels
+    runMode(S, Mode);
+    SMC_CUDA_CHECK(cudaMemcpy(Long.data(), S.LongTrace,
+                              Long.size() * sizeof(ChunkTrace),
+                              cudaMemcpyDeviceToHost));
+    SMC_CUDA_CHECK(cudaMemcpy(Urgent.data(), S.UrgentTrace,
+                              Urgent.size() * sizeof(ChunkTrace),
+                              cudaMemcpyDeviceToHost));
+    unsigned long long Zero = ~0ull;
+    for (const ChunkTrace &T : Long)
+      Zero = std::min(Zero, T.Begin);
+    std::ofstream Out(Dir + "/trace-" + Mode + ".csv");
+    Out << "kernel,chunk,sm,begin_us,end_us\n";
+    auto Write = [&](const char *Kernel, const std::vector<ChunkTrace> &V) {
+      for (size_t C = 0; C < V.size(); ++C)
+        Out << Kernel << ',' << C << ',' << V[C].Sm << ','
+            << (double(V[C].Begin) - double(Zero)) / 1e3 << ','
+            << (double(V[C].End) - double(Zero)) / 1e3 << '\n';
+    };
+    Write("L", Long);
+    Write("U", Urgent);
+    std::printf("trace of %s in %s/trace-%s.csv\n", Mode.c_str(), Dir.c_str(),
+                Mode.c_str());
+  }
+  SMC_CUDA_CHECK(cudaFree(S.LongTrace));
+  SMC_CUDA_CHECK(cudaFree(S.UrgentTrace));
+  S.LongTrace = S.UrgentTrace = nullptr;
+}
+
 // Runs every mode Reps times (plus those of LongWorkers), prints the table
 // and writes OutFile.
 int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
             const std::string &OutFile, const std::string &LongWorkers,
-            bool HeadroomProbe) {
+            bool HeadroomProbe, const std::string &TraceDir) {
   // The long kernel: as many CTAs of 128 threads per SM as fit (16 on
   // Hopper), 40 waves of 100 us at full width (~4 ms); the urgent kernel:
   // 2 CTAs per SM of its share, 5 us each.
@@ -363,6 +473,8 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
   }
   if (!OutFile.empty())
     std::ofstream(OutFile) << J.dump(2) << "\n";
+  if (!TraceDir.empty())
+    writeTraces(S, TraceDir);
   return 0;
 }
 
@@ -370,7 +482,7 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
 
 int main(int Argc, char **Argv) {
   int Reps = 15;
-  std::string OutFile, LongWorkers;
+  std::string OutFile, LongWorkers, TraceDir;
   bool HeadroomProbe = false;
   Setup S;
   for (int I = 1; I < Argc; ++I) {
@@ -388,12 +500,19 @@ int main(int Argc, char **Argv) {
       S.Spin = !std::strcmp(Argv[++I], "spin");
     else if (!std::strcmp(Argv[I], "--out") && I + 1 < Argc)
       OutFile = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--trace") && I + 1 < Argc)
+      TraceDir = Argv[++I];
     else {
       std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
                            "[--long-workers N,...] [--long-kernel fma|spin] "
-                           "[--headroom-probe] [--out FILE]\n");
+                           "[--headroom-probe] [--out FILE] [--trace DIR]\n");
       return 2;
     }
+  }
+  if (!TraceDir.empty() && S.Spin) {
+    std::fprintf(stderr, "smc_qos_bench: --trace traces the fma long kernel "
+                         "only\n");
+    return 2;
   }
   cudaDeviceProp Prop;
   if (cudaGetDeviceProperties(&Prop, 0) != cudaSuccess) {
@@ -407,7 +526,8 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   try {
-    return measure(S, Prop, Reps, OutFile, LongWorkers, HeadroomProbe);
+    return measure(S, Prop, Reps, OutFile, LongWorkers, HeadroomProbe,
+                   TraceDir);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "smc_qos_bench: %s\n", E.what());
     return 1;
