@@ -9,7 +9,7 @@
 //      kernel profiles (SMC_PROFILE, smc::loadProfiles), cached per set of
 //      kernels; chooseAuto() (AutoPolicy.h) turns it into this launch's
 //      choice: the original, or the SM-centric variant confined to its
-//      share, its workers sized for the SMs it can reach now.
+//      share (sized as every confined launch, ConfinedLaunches.cpp).
 //   3. The launch, then the stream's event.
 //
 // SMC_PROFILE_RECORD=<file> records profiles instead: each launch of policy
@@ -168,16 +168,14 @@ const std::string &deviceName(AutoState &S, int Device) {
 
 // The SM-centric variant of P's kernel confined to SMs [First, First +
 // Count), with WorkersPerSM workers per SM (0: the original's occupancy),
-// its workers sized for those SMs and FreeSms more.
+// sized as every confined launch (ConfinedLaunches.cpp).
 cudaError_t launchConfined(LaunchRequest Req, int Device, unsigned First,
-                           unsigned Count, unsigned WorkersPerSM,
-                           unsigned FreeSms) {
+                           unsigned Count, unsigned WorkersPerSM) {
   std::vector<unsigned> Sms(Count);
   for (unsigned I = 0; I < Count; ++I)
     Sms[I] = First + I;
   Req.AutoSms = &Sms;
   Req.AutoWorkersPerSM = WorkersPerSM;
-  Req.AutoFreeSms = FreeSms;
   Prepared *Confined = prepare(Req, Device);
   return Confined ? dispatchPrepared(*Confined, Req) : launchOriginal(Req);
 }
@@ -225,7 +223,7 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
     cudaGetLastError();
     return launchOriginal(Req);
   }
-  Err = launchConfined(Req, Device, 0, Sms, 0, Dev.NumSMs - Sms);
+  Err = launchConfined(Req, Device, 0, Sms, 0);
   float Ms = 0;
   if (Err == cudaSuccess &&
       cudaEventRecord(S.RecordEnd, Stream) == cudaSuccess &&
@@ -337,10 +335,10 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
   AutoChoice Choice = chooseAuto(Others, Me, StreamBusy, Decision, Dev.NumSMs);
   Req.AutoDecision = &Choice.Reason;
   cudaError_t Err =
-      Choice.Confine ? launchConfined(Req, Device, Choice.Share.FirstSm,
-                                      Choice.Share.NumSms,
-                                      Choice.Share.WorkersPerSm, Choice.FreeSms)
-                     : runOriginal(P, "", Req);
+      Choice.Confine
+          ? launchConfined(Req, Device, Choice.Share.FirstSm,
+                           Choice.Share.NumSms, Choice.Share.WorkersPerSm)
+          : runOriginal(P, "", Req);
   Req.AutoDecision = nullptr;
   if (Err == cudaSuccess && Mine) {
     Mine->Flight.Kernel = Me;

@@ -119,16 +119,8 @@ AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
     Choice.Reason = "no share of the device: the original";
     return Choice;
   }
-  std::vector<bool> Held(NumSms, false);
-  for (unsigned Sm = Mine->FirstSm; Sm < Mine->FirstSm + Mine->NumSms; ++Sm)
-    Held[Sm] = true;
-  for (const AutoFlight &Other : Others)
-    for (unsigned Sm = Other.Share.FirstSm;
-         Sm < std::min(NumSms, Other.Share.FirstSm + Other.Share.NumSms); ++Sm)
-      Held[Sm] = true;
   Choice.Confine = true;
   Choice.Share = *Mine;
-  Choice.FreeSms = unsigned(std::count(Held.begin(), Held.end(), false));
   Choice.Reason = "partition predicted to beat sharing: SMs " +
                   std::to_string(Mine->FirstSm) + "-" +
                   std::to_string(Mine->FirstSm + Mine->NumSms - 1) + " (" +

@@ -51,10 +51,6 @@ struct AutoFlight {
 struct AutoChoice {
   bool Confine = false; // the SM-centric variant on Share; else the original
   KernelShare Share;
-  // SMs that no confined launch in flight holds besides Share: the launch's
-  // workers are sized for Share and these (LivePartition.h,
-  // confinedWorkers).
-  unsigned FreeSms = 0;
   std::string Reason; // why, for messages and tests
 };
 
@@ -71,8 +67,8 @@ std::vector<CoRunKernel> decisionOrder(std::vector<CoRunKernel> Kernels);
 // answer for decisionOrder(Others + Me).  A launch is confined only when
 // the decision is a partition and `StreamBusy` is false: a launch queued
 // behind earlier work on its own stream may start after the others end,
-// and a worker grid sized for a share next to them would then be spread
-// over an idle GPU, most of it outside the share.
+// when its share would not pay (and its workers are sized for every SM:
+// LivePartition.h, confinedGrid).
 AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
                       const CoRunKernel &Me, bool StreamBusy,
                       const CoRunDecision &Decision, unsigned NumSms);

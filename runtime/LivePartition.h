@@ -37,6 +37,19 @@ bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
 // for the SMs they can reach now: FitPerSM x (SetSize + FreeSMs).
 uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize, uint32_t FreeSMs);
 
+// The worker grid of any loop-mode launch confined to the SMs `Set` (a
+// stream partition, a policy's sms=, policy auto's share) on a device of
+// `NumSMs` SMs, beside other confined launches in flight that hold the SM
+// sets `Held`.  A launch that starts at once (`StartsNow`: its stream has
+// nothing before it) is sized for its SMs and the SMs none of them holds:
+// confinedWorkers.  A launch queued behind its stream's work may start
+// after they have ended, when a small grid would be spread over an idle
+// GPU, most of it outside its set (docs/DESIGN.md, "Hazards"): it gets
+// FitPerSM x NumSMs, every place, and those outside its set retreat.
+uint32_t confinedGrid(uint32_t FitPerSM, const std::vector<unsigned> &Set,
+                      const std::vector<std::vector<unsigned>> &Held,
+                      unsigned NumSMs, bool StartsNow);
+
 // The workers of a top-up grid (grow-back) for a launch whose plan wants
 // `PlanTarget` active workers per SM, when its partition goes from
 // (`OldSms`, `OldWorkersPerSM`) to (`NewSms`, `NewWorkersPerSM`) (sorted

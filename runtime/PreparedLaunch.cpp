@@ -16,6 +16,7 @@
 #include "RuntimeState.h"
 #include "Stats.h"
 
+#include <algorithm>
 #include <climits>
 
 namespace smc {
@@ -133,6 +134,13 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     D.claim_batch = Plan.ClaimBatch;
     D.busy_queues = Plan.BusyQueues;
     D.ordered = Plan.Ordered ? 1u : 0u;
+    if (Plan.Mode == SMC_MODE_LOOP && !Policy.sms.empty()) {
+      std::vector<unsigned> Sms = Policy.sms;
+      std::sort(Sms.begin(), Sms.end());
+      Sms.erase(std::unique(Sms.begin(), Sms.end()), Sms.end());
+      if (Sms.size() < Dev.NumSMs)
+        P->ConfinedSms = std::move(Sms);
+    }
     CUresult Unused;
     if (Plan.Mode == SMC_MODE_LOOP &&
         !paramSizes(Variant, K.Info.num_params, Api, P->ParamSizes, Unused))
@@ -221,7 +229,7 @@ cudaError_t runOriginal(Prepared &P, const char *Reason,
 
 CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
                        const LaunchRequest &Req, cudaStream_t Stream,
-                       uint32_t &FailedSlice) {
+                       bool Capturing, uint32_t &FailedSlice) {
   const driver::Api &Api = *driver::api();
   void *StackParams[MaxStackParams];
   std::unique_ptr<void *[]> HeapParams;
@@ -240,14 +248,12 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
   const QueuePlan &Plan = P.Plan;
   if (P.Variant == Variant::SMCentric) {
     uint32_t Workers = Plan.Workers;
-    if (Req.Partition)
-      Workers = partitionWorkers(P, *Req.Partition);
-    else if (Req.UrgentSms && Plan.Mode == SMC_MODE_LOOP)
+    // An urgent launch's SMs are the only ones yielding launches leave it.
+    if (Req.UrgentSms && Plan.Mode == SMC_MODE_LOOP)
       Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
                                 uint32_t(Req.UrgentSms->size()), 0);
-    else if (Req.AutoSms && Plan.Mode == SMC_MODE_LOOP)
-      Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
-                                uint32_t(Req.AutoSms->size()), Req.AutoFreeSms);
+    else if (!P.ConfinedSms.empty() && !Capturing)
+      Workers = confinedLaunchGrid(P, Stream);
     return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,
                             Block.z, Shared, CuStream, Params, nullptr);
   }
@@ -337,14 +343,22 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
     Err = launchWithStats(P, Desc, Capturing, Req, Effective);
   } else {
     uint32_t FailedSlice = 0;
-    CUresult Result = launchVariant(P, Desc, Req, Effective, FailedSlice);
+    CUresult Result =
+        launchVariant(P, Desc, Req, Effective, Capturing, FailedSlice);
     Err = Result == CUDA_SUCCESS
               ? cudaSuccess
               : afterVariantFailure(P, Result, FailedSlice, Req);
   }
+  // Confined loop-mode launches hold their SMs while they run; one on a
+  // partitioned stream holds its partition's (partitionLaunched).
+  bool HoldsSms = P.Variant == Variant::SMCentric &&
+                  P.Plan.Mode == SMC_MODE_LOOP && !Capturing &&
+                  Err == cudaSuccess;
+  if (HoldsSms && !Req.Partition && !P.ConfinedSms.empty())
+    confinedLaunched(*P.Device, Effective, P.ConfinedSms);
   if (Req.Partition && !Capturing && Err == cudaSuccess)
-    partitionLaunched(*Req.Partition, Effective, Desc.launch_tag ? &P : nullptr,
-                      Desc, Req);
+    partitionLaunched(*Req.Partition, Effective, *P.Device, HoldsSms,
+                      Desc.launch_tag ? &P : nullptr, Desc, Req);
   if (Yielding && Err == cudaSuccess)
     yieldingLaunched(P, Effective, Desc, Req);
   return Err;

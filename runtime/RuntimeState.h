@@ -18,6 +18,7 @@
 //                        graph's SM-centric kernel nodes
 //   StatsLaunch.cpp      the SMC_STATS launch (Stats.cpp writes the file)
 //   StreamPartition.cpp  live SM partitions, top-up grids
+//   ConfinedLaunches.cpp worker grids of launches confined to SMs
 //   Priorities.cpp       launches on higher-priority streams take SMs from
 //                        yielding SM-centric launches
 //   AutoLaunch.cpp       policy auto: the co-run scheduler decides each
@@ -90,11 +91,9 @@ struct LaunchRequest {
   const std::vector<unsigned> *UrgentSms = nullptr;
   bool Urgent = false; // on a stream of higher priority than the least
   // A launch of policy auto confined to these SMs (AutoLaunch.cpp), sorted,
-  // with this many workers per SM (0: the original's occupancy), its
-  // workers sized for them and AutoFreeSms SMs more.
+  // with this many workers per SM (0: the original's occupancy).
   const std::vector<unsigned> *AutoSms = nullptr;
   unsigned AutoWorkersPerSM = 0;
-  unsigned AutoFreeSms = 0;
   // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
   const std::string *AutoDecision = nullptr;
 
@@ -158,6 +157,14 @@ struct UrgentHold {
   bool Taking = false; // between the choice of Sms and Done's recording
 };
 
+// The last confined launch of a stream (ConfinedLaunches.cpp): the SMs it
+// holds, and an event recorded after it.
+struct ConfinedFlight {
+  StreamKey Stream;
+  std::vector<unsigned> Sms; // sorted
+  cudaEvent_t Done = nullptr;
+};
+
 // A stream top-up grids run on, and an event recorded after its last one:
 // a top-up grid runs until the launch it joined ends, so each one gets a
 // lane whose previous grid has completed (up to MaxTopUpLanes).
@@ -198,6 +205,9 @@ struct DeviceState {
   std::vector<YieldingLaunch> YieldingLaunches; // a ring, never resized
   unsigned NextYieldingLaunch = 0;
   std::vector<std::unique_ptr<UrgentHold>> UrgentHolds;
+  // Confined launches in flight, per stream (ConfinedLaunches.cpp).
+  std::mutex ConfinedMutex;
+  std::vector<ConfinedFlight> ConfinedFlights;
 };
 
 struct KernelEntry;
@@ -227,6 +237,10 @@ struct Prepared {
   // none (AutoLaunch.cpp's lock).
   std::string AutoName;
   bool AutoTold = false;
+  // A loop-mode SM-centric configuration confined to some of the device's
+  // SMs: those SMs, sorted (ConfinedLaunches.cpp); empty when it may use
+  // every SM.
+  std::vector<unsigned> ConfinedSms;
 };
 
 // Per SM: original CTAs and __smc workers that fit at one block size and
@@ -399,19 +413,17 @@ void retireCurrentDevice();
 // Costs one atomic load while no stream has a partition.
 StreamPartition *streamPartition(int Device, cudaStream_t Stream);
 
-// The workers of a loop-mode launch of `P` confined by `Partition`: sized
-// for its SMs and the SMs no other partition's launch in flight holds.
-uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition);
-
 // A tag for a launch on a partitioned stream (SmcDescriptor::launch_tag).
 uint32_t nextLaunchTag();
 
-// After a launch on a partitioned stream (not capturing): records that it
-// is in flight, and what a top-up grid needs to join it (`P` and `Desc` as
-// launched; P null when it cannot be topped up).
+// After a launch on a partitioned stream of `Dev` (not capturing): records
+// that it is in flight, that it holds the partition's SMs if `HoldsSms` (an
+// SM-centric loop-mode launch; confinedLaunched), and what a top-up grid
+// needs to join it (`P` and `Desc` as launched; P null when it cannot be
+// topped up).
 void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
-                       Prepared *P, const SmcDescriptor &Desc,
-                       const LaunchRequest &Req);
+                       DeviceState &Dev, bool HoldsSms, Prepared *P,
+                       const SmcDescriptor &Desc, const LaunchRequest &Req);
 
 // What a top-up grid needs of a launch: `P` and `Desc` as launched, and a
 // copy of its arguments.  False when `P` cannot be topped up (the driver
@@ -428,6 +440,27 @@ bool keepTopUpSource(TopUpSource &Source, Prepared &P,
 // Globals::Mutex held.
 void launchTopUp(DeviceState &Dev, const TopUpSource &Source, uint32_t Workers,
                  cudaEvent_t After, bool PlanTargets);
+
+//===----------------------------------------------------------------------===//
+// Confined launches (ConfinedLaunches.cpp), no lock held unless noted
+//===----------------------------------------------------------------------===//
+
+// The worker grid of a loop-mode launch of `P` (P.ConfinedSms not empty) on
+// `Stream` (not capturing): LivePartition.h's confinedGrid, from whether
+// the stream is idle and the SMs other streams' confined launches in flight
+// hold.
+uint32_t confinedLaunchGrid(const Prepared &P, cudaStream_t Stream);
+
+// After a confined loop-mode launch on `Stream` (not capturing), or any
+// launch on a partitioned stream: records that it holds `Sms` (sorted)
+// until it completes.
+void confinedLaunched(DeviceState &Dev, cudaStream_t Stream,
+                      const std::vector<unsigned> &Sms);
+
+// The SMs the confined launch in flight on `Stream` holds now (a live
+// partition changed).
+void confinedSmsChanged(DeviceState &Dev, const StreamKey &Stream,
+                        const std::vector<unsigned> &Sms);
 
 //===----------------------------------------------------------------------===//
 // Stream priorities (Priorities.cpp)
@@ -516,11 +549,12 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req);
 // SMC_STATS), or the variant through launchPrepared.
 cudaError_t dispatchPrepared(Prepared &P, const LaunchRequest &Req);
 
-// Launches the prepared variant with `desc` on `stream`.  For slices,
-// `FailedSlice` is the index of the slice whose launch failed.
+// Launches the prepared variant with `desc` on `stream` (`Capturing`: the
+// stream is being captured).  For slices, `FailedSlice` is the index of the
+// slice whose launch failed.
 CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
                        const LaunchRequest &Req, cudaStream_t Stream,
-                       uint32_t &FailedSlice);
+                       bool Capturing, uint32_t &FailedSlice);
 
 // After a variant launch failed: the original if nothing ran yet, an error
 // if some slices already ran (running them again would break exactly-once).

@@ -68,7 +68,7 @@ cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
   Desc.stats = Counting ? Dev.StatsBlock : nullptr;
 
   uint32_t FailedSlice = 0;
-  CUresult Result = launchVariant(P, Desc, Req, Stream, FailedSlice);
+  CUresult Result = launchVariant(P, Desc, Req, Stream, Capturing, FailedSlice);
   if (Result != CUDA_SUCCESS)
     return afterVariantFailure(P, Result, FailedSlice, Req);
 

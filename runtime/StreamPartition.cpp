@@ -7,8 +7,8 @@
 // through the device's own non-blocking stream while launches run, and
 // their workers follow it at chunk boundaries (runtime/device/SmcWorker.cu).
 // A launch on a partitioned stream plans its queues for the partition's SMs
-// (the policy's SM set and workers replaced) and is sized for the SMs it
-// can reach: its own and those no other partition's launch in flight holds.
+// (the policy's SM set and workers replaced) and is sized like every
+// confined launch (ConfinedLaunches.cpp).
 // When setStreamSMs grows a partition while the stream's last launch runs,
 // a top-up grid of as many workers as the new SMs (or higher per-SM count)
 // allow joins that launch (grow-back, runtime/device/SmcWorker.cu).
@@ -193,32 +193,13 @@ StreamPartition *streamPartition(int Device, cudaStream_t Stream) {
                                                       : nullptr;
 }
 
-uint32_t partitionWorkers(const Prepared &P, const StreamPartition &Partition) {
-  const QueuePlan &Plan = P.Plan;
-  if (Plan.Mode != SMC_MODE_LOOP || Plan.NumSlots == 0)
-    return Plan.Workers;
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  std::vector<bool> Held(Plan.NumSlots, false);
-  for (unsigned Sm : Partition.Sms)
-    Held[Sm] = true;
-  uint32_t Reachable = uint32_t(Partition.Sms.size());
-  for (auto &Entry : P.Device->Partitions) {
-    const StreamPartition &Other = *Entry.second;
-    if (&Other == &Partition || !Other.Active || !inFlight(Other))
-      continue;
-    for (unsigned Sm : Other.Sms)
-      Held[Sm] = true;
-  }
-  uint32_t Free = uint32_t(std::count(Held.begin(), Held.end(), false));
-  return confinedWorkers(Plan.Workers / Plan.NumSlots, Reachable, Free);
-}
-
 void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
-                       Prepared *P, const SmcDescriptor &Desc,
-                       const LaunchRequest &Req) {
+                       DeviceState &Dev, bool HoldsSms, Prepared *P,
+                       const SmcDescriptor &Desc, const LaunchRequest &Req) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
+  if (HoldsSms)
+    confinedLaunched(Dev, Stream, Partition.Sms);
   TopUpSource &Source = Partition.TopUp;
   Source.P = nullptr;
   if (!Partition.LastLaunch)
@@ -281,9 +262,12 @@ bool setStreamSMs(cudaStream_t Stream, const std::vector<unsigned> &Sms,
   if (!WasActive)
     NumPartitions.fetch_add(1, std::memory_order_acq_rel);
   Partition.Active = true;
-  if (WasActive)
+  if (WasActive) {
+    if (inFlight(Partition))
+      confinedSmsChanged(*Dev, Key, Partition.Sms);
     topUp(*Dev, Partition, OldSms, OldWorkersPerSM, Partition.Sms,
           Partition.WorkersPerSM);
+  }
   policiesChanged();
   return true;
 }
@@ -309,6 +293,8 @@ void clearStreamSMs(cudaStream_t Stream) {
   for (unsigned Sm = 0; Sm < Dev->NumSMs; ++Sm)
     AllSms[Sm] = Sm;
   topUp(*Dev, Partition, Partition.Sms, Partition.WorkersPerSM, AllSms, 0);
+  if (inFlight(Partition))
+    confinedSmsChanged(*Dev, Key, AllSms);
   Partition.Active = false;
   Partition.TopUp.P = nullptr; // launches from now on are not partitioned
   NumPartitions.fetch_sub(1, std::memory_order_acq_rel);

@@ -7,7 +7,8 @@
 //  - a launch shrunk to one SM and one worker still completes, and the
 //    chunks that start after the shrink run only on that SM or the keeper's;
 //  - a launch confined to SMs a running best-effort launch gave up completes
-//    while the best-effort launch still runs;
+//    while the best-effort launch still runs; so does a launch confined by
+//    its policy (sms=) beside a launch confined to the other SMs;
 //  - co-runs from several host threads, each with its own partition, keep
 //    exactly once;
 //  - grow-back: a partition that grows while its launch runs gets workers
@@ -34,9 +35,9 @@ using namespace smctest;
 // Each chunk spins for Nanoseconds of %globaltimer, counts itself, logs
 // the order in which it started and the SM it ran on, and counts itself
 // finished at its end.
-__global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
-                           uint32_t *SmOf, uint32_t *Started,
-                           uint32_t *Finished, unsigned long long Nanoseconds) {
+__device__ void liveChunk(uint32_t *Counts, uint32_t *StartOrder,
+                          uint32_t *SmOf, uint32_t *Started, uint32_t *Finished,
+                          unsigned long long Nanoseconds) {
   uint32_t Chunk = blockIdx.x;
   if (threadIdx.x == 0) {
     StartOrder[Chunk] = atomicAdd(Started, 1u);
@@ -51,6 +52,20 @@ __global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
     __threadfence();
     atomicAdd(Finished, 1u);
   }
+}
+
+__global__ void liveChunks(uint32_t *Counts, uint32_t *StartOrder,
+                           uint32_t *SmOf, uint32_t *Started,
+                           uint32_t *Finished, unsigned long long Nanoseconds) {
+  liveChunk(Counts, StartOrder, SmOf, Started, Finished, Nanoseconds);
+}
+
+// The same, as a kernel of its own (policies are per kernel).
+__global__ void otherChunks(uint32_t *Counts, uint32_t *StartOrder,
+                            uint32_t *SmOf, uint32_t *Started,
+                            uint32_t *Finished,
+                            unsigned long long Nanoseconds) {
+  liveChunk(Counts, StartOrder, SmOf, Started, Finished, Nanoseconds);
 }
 
 // Copies the finished count, as a launch stream-ordered after it sees it.
@@ -84,10 +99,11 @@ struct LiveRun {
                               : Err;
   }
   uint32_t started() const { return Started.value(); }
-  cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds) {
-    liveChunks<<<Chunks, 64, 0, Stream>>>(Counts.get(), StartOrder.get(),
-                                          SmOf.get(), Started.get(),
-                                          Finished.get(), Nanoseconds);
+  cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds,
+                     bool Other = false) {
+    (Other ? otherChunks : liveChunks)<<<Chunks, 64, 0, Stream>>>(
+        Counts.get(), StartOrder.get(), SmOf.get(), Started.get(),
+        Finished.get(), Nanoseconds);
     return cudaGetLastError();
   }
 };
@@ -214,6 +230,46 @@ TEST_F(LivePartition, ConfinedLaunchCompletesWhileBestEffortRuns) {
   for (uint32_t Sm : SmOf)
     Outside += Sm < Sms - 8;
   EXPECT_EQ(Outside, 0u) << "urgent chunks ran outside its 8 SMs";
+}
+
+// The same with static SM sets (policies, no partition): the launch
+// confined to the last 8 SMs gets workers for them only (item 4 of the
+// co-run issue: before, its grid had a place on every SM and it ended
+// only when the long kernel's workers let it through there).
+TEST_F(LivePartition, StaticSmSetLaunchCompletesBesideAnother) {
+  SMC_SKIP_UNDER_STATS("SMC_STATS serializes SM-centric launches");
+  unsigned Sms = numSMs();
+  ASSERT_GT(Sms, 8u);
+  OwnStream BestEffort, Urgent;
+  LiveRun Long, Short;
+  SMC_CUDA_ASSERT(Long.init(200 * Sms)); // ~200 x 1 ms per SM
+  SMC_CUDA_ASSERT(Short.init(4 * Sms));
+  smc::setPolicy(liveChunks, smc::Policy::smCentric(0, smRange(0, Sms - 8)));
+  smc::setPolicy(otherChunks, smc::Policy::smCentric(0, smRange(Sms - 8, 8)));
+  // Loads both variants first (the first use may wait for the GPU).
+  SMC_CUDA_ASSERT(Short.launch(Urgent.S, 0, /*Other=*/true));
+  SMC_CUDA_ASSERT(Long.launch(BestEffort.S, 0));
+  SMC_CUDA_SYNC_ASSERT();
+  SMC_CUDA_ASSERT(Long.reset());
+  SMC_CUDA_ASSERT(Short.reset());
+
+  SMC_CUDA_ASSERT(Long.launch(BestEffort.S, 1000000));
+  while (Long.started() == 0) {
+  }
+  SMC_CUDA_ASSERT(Short.launch(Urgent.S, 10000, /*Other=*/true));
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Urgent.S));
+  EXPECT_EQ(cudaStreamQuery(BestEffort.S), cudaErrorNotReady)
+      << "the confined launch ended only after the long one";
+  cudaGetLastError();
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCounted(Short, 1));
+  EXPECT_TRUE(allCounted(Long, 1));
+  std::vector<uint32_t> SmOf;
+  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
+  size_t Outside = 0;
+  for (uint32_t Sm : SmOf)
+    Outside += Sm < Sms - 8;
+  EXPECT_EQ(Outside, 0u) << "chunks ran outside the last 8 SMs";
 }
 
 TEST_F(LivePartition, HostThreadsWithOwnPartitions) {

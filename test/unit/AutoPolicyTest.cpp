@@ -4,8 +4,7 @@
 // fills every point over repeated runs; a launch alone, or next to kernels
 // that share best, runs the original; a predicted partition confines the
 // launch to its share, the same share whichever launch of the co-run comes
-// first, and its workers are sized for the SMs no confined launch holds; a
-// launch queued behind its own stream's work is never confined.
+// first; a launch queued behind its own stream's work is never confined.
 //===----------------------------------------------------------------------===//
 #include "AutoPolicy.h"
 
@@ -108,21 +107,17 @@ TEST(AutoPolicy, PartitionConfinesToTheSameShareWhicheverComesFirst) {
   ASSERT_EQ(D.Kind, CoRunKind::Partition) << D.Reason;
   EXPECT_EQ(decideFor({kernel(A), kernel(B)}).Shares, D.Shares);
 
-  // b arrives while a runs as the original: b gets its share, sized for it
-  // and every other SM (the original holds none for good).
+  // b arrives while a runs as the original: b gets its share.
   AutoChoice ForB =
       chooseAuto({{kernel(A), KernelShare()}}, kernel(B), false, D, H100Sms);
   ASSERT_TRUE(ForB.Confine) << ForB.Reason;
   EXPECT_EQ(ForB.Share, D.Shares[1]); // decision order: a, b
-  EXPECT_EQ(ForB.FreeSms, H100Sms - ForB.Share.NumSms);
 
-  // a's next launch beside the confined b: a's share, sized for it and the
-  // SMs b does not hold.
+  // a's next launch beside the confined b: a's share, next to b's.
   AutoChoice ForA =
       chooseAuto({{kernel(B), ForB.Share}}, kernel(A), false, D, H100Sms);
   ASSERT_TRUE(ForA.Confine) << ForA.Reason;
   EXPECT_EQ(ForA.Share, D.Shares[0]);
-  EXPECT_EQ(ForA.FreeSms, H100Sms - ForA.Share.NumSms - ForB.Share.NumSms);
   EXPECT_LE(ForA.Share.FirstSm + ForA.Share.NumSms, ForB.Share.FirstSm);
 }
 
@@ -151,7 +146,6 @@ TEST(AutoPolicy, SameKernelOnTwoStreamsTakesTheFreeShare) {
                  kernel(A), false, D, H100Sms);
   ASSERT_TRUE(Second.Confine) << Second.Reason;
   EXPECT_FALSE(Second.Share == First.Share);
-  EXPECT_EQ(Second.FreeSms, H100Sms - First.Share.NumSms - Second.Share.NumSms);
 }
 
 TEST(AutoPolicy, CoRunKeyIsOrderFreeAndSeesPriorities) {

@@ -39,6 +39,22 @@ TEST(LivePartition, ConfinedWorkersCoverOwnAndFreeSms) {
   EXPECT_EQ(confinedWorkers(3, 1, 0), 3u);
 }
 
+TEST(LivePartition, ConfinedGridStartingNowCountsOnlyFreeSms) {
+  std::vector<unsigned> Hog = {0, 1, 2, 3};
+  // Beside a launch in flight on SMs 0-3: its own 4 SMs, nothing else.
+  EXPECT_EQ(confinedGrid(2, {4, 5, 6, 7}, {Hog}, 8, true), 2u * 4u);
+  // Two holders that overlap each other and the set {4, 5}: SMs 6 and 7
+  // are free.
+  EXPECT_EQ(confinedGrid(2, {4, 5}, {{0, 1, 2, 3}, {3, 4}}, 8, true),
+            2u * (2u + 2u));
+  // Nobody else: every SM, as an unconfined launch.
+  EXPECT_EQ(confinedGrid(3, {0}, {}, 8, true), 3u * 8u);
+  // Queued behind its stream's work: every place, whatever is in flight.
+  EXPECT_EQ(confinedGrid(2, {4, 5, 6, 7}, {Hog}, 8, false), 2u * 8u);
+  // SMs past the device and repeats do not count.
+  EXPECT_EQ(confinedGrid(1, {1, 1, 9}, {{0, 9}}, 4, true), 1u * (1u + 2u));
+}
+
 TEST(LivePartition, GrownWorkersCountWhatThePartitionGained) {
   std::vector<unsigned> Four = {0, 1, 2, 3}, Six = {0, 1, 2, 3, 4, 5};
   // Two new SMs at the plan's target of 8.
