@@ -79,6 +79,7 @@ struct AutoState {
   std::string RecordPath;
   ProfileSet Recorded;
   bool RecordedDevice = false; // Recorded's device is set
+  int RecordOrdinal = 0;       // and which device it is
   std::map<std::string, unsigned> LaunchesThisRun;
   cudaEvent_t RecordStart = nullptr, RecordEnd = nullptr;
   std::vector<StreamFlight> Flights;
@@ -184,8 +185,15 @@ cudaError_t launchConfined(LaunchRequest Req, int Device, unsigned First,
 cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
                          Prepared &P) {
   DeviceState &Dev = *P.Device;
+  if (S.RecordedDevice && Device != S.RecordOrdinal) {
+    tell("SMC_PROFILE_RECORD: records device " +
+         std::to_string(S.RecordOrdinal) + " only; launches on device " +
+         std::to_string(Device) + " run the original");
+    return launchOriginal(Req);
+  }
   if (!S.RecordedDevice) {
     S.RecordedDevice = true;
+    S.RecordOrdinal = Device;
     S.Recorded = ProfileSet(deviceName(S, Device), Dev.NumSMs);
     std::string Text, Error;
     ProfileSet Earlier;

@@ -81,14 +81,19 @@
 #include <thread>
 #include <vector>
 
-// Each CTA spins for Nanoseconds of %globaltimer.  Every warp of every CTA
-// issues without a stall, which starves the SM-centric variant's hand-off
-// between chunks (see the README's live-partition section).
-__global__ void spinChunks(unsigned long long Nanoseconds) {
+// A spin of Nanoseconds of %globaltimer.
+__device__ __forceinline__ void spinChunk(unsigned long long Nanoseconds) {
   unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
   while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
   }
   __syncthreads();
+}
+
+// Each CTA spins for Nanoseconds of %globaltimer.  Every warp of every CTA
+// issues without a stall, which starves the SM-centric variant's hand-off
+// between chunks (see the README's live-partition section).
+__global__ void spinChunks(unsigned long long Nanoseconds) {
+  spinChunk(Nanoseconds);
 }
 
 // --trace: per chunk (original CTA), its SM and its start and end
@@ -111,9 +116,9 @@ __device__ void traceEnd(ChunkTrace *Trace) {
     Trace[blockIdx.x].End = __nvvm_read_ptx_sreg_globaltimer();
 }
 
-// Each CTA runs two chains of Iterations dependent FMAs per thread: a
-// compute-bound kernel whose CTA length the benchmark calibrates.
-__global__ void fmaChunks(int Iterations, float *Sink) {
+// Two chains of Iterations dependent FMAs per thread: a compute-bound CTA
+// whose length the benchmark calibrates.
+__device__ __forceinline__ void fmaChunk(int Iterations, float *Sink) {
   float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
 #pragma unroll 4
   for (int I = 0; I < Iterations; ++I) {
@@ -125,12 +130,13 @@ __global__ void fmaChunks(int Iterations, float *Sink) {
     Sink[blockIdx.x] = X;
 }
 
+__global__ void fmaChunks(int Iterations, float *Sink) {
+  fmaChunk(Iterations, Sink);
+}
+
 // The urgent kernel: a different symbol, so that it has its own policy.
 __global__ void urgentChunks(unsigned long long Nanoseconds) {
-  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
-  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
-  }
-  __syncthreads();
+  spinChunk(Nanoseconds);
 }
 
 // fmaChunks and urgentChunks with a trace (--trace), as kernels of their
@@ -138,25 +144,14 @@ __global__ void urgentChunks(unsigned long long Nanoseconds) {
 __global__ void fmaChunksTraced(int Iterations, float *Sink,
                                 ChunkTrace *Trace) {
   traceBegin(Trace);
-  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
-#pragma unroll 4
-  for (int I = 0; I < Iterations; ++I) {
-    X = fmaf(X, 0.9999f, 0.5f);
-    Y = fmaf(Y, 0.9998f, 0.25f);
-  }
-  __syncthreads();
-  if (X + Y == 12345.0f) // never true; keeps the chains
-    Sink[blockIdx.x] = X;
+  fmaChunk(Iterations, Sink);
   traceEnd(Trace);
 }
 
 __global__ void urgentChunksTraced(unsigned long long Nanoseconds,
                                    ChunkTrace *Trace) {
   traceBegin(Trace);
-  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
-  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
-  }
-  __syncthreads();
+  spinChunk(Nanoseconds);
   traceEnd(Trace);
 }
 

@@ -113,6 +113,28 @@ struct LiveRun {
   return allCountsAre(Run.Counts, Times);
 }
 
+// Launches Short (10 us chunks; otherChunks if Other) on Urgent while Long
+// runs on BestEffort; requires that Short ends first, that every chunk of
+// both runs once, and that Short's chunks run on SMs FirstSm and above.
+void expectShortEndsFirst(LiveRun &Long, LiveRun &Short,
+                          cudaStream_t BestEffort, cudaStream_t Urgent,
+                          unsigned FirstSm, bool Other) {
+  SMC_CUDA_ASSERT(Short.launch(Urgent, 10000, Other));
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Urgent));
+  EXPECT_EQ(cudaStreamQuery(BestEffort), cudaErrorNotReady)
+      << "the short launch ended only after the long one";
+  cudaGetLastError();
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCounted(Short, 1));
+  EXPECT_TRUE(allCounted(Long, 1));
+  std::vector<uint32_t> SmOf;
+  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
+  size_t Outside = 0;
+  for (uint32_t Sm : SmOf)
+    Outside += Sm < FirstSm;
+  EXPECT_EQ(Outside, 0u) << "short chunks ran below SM " << FirstSm;
+}
+
 struct OwnStream {
   cudaStream_t S = nullptr;
   explicit OwnStream(int Priority = 0) {
@@ -216,20 +238,8 @@ TEST_F(LivePartition, ConfinedLaunchCompletesWhileBestEffortRuns) {
       << Error;
   ASSERT_TRUE(smc::setStreamSMs(Urgent.S, smRange(Sms - 8, 8), 0, &Error))
       << Error;
-  SMC_CUDA_ASSERT(Short.launch(Urgent.S, 10000));
-  SMC_CUDA_ASSERT(cudaStreamSynchronize(Urgent.S));
-  EXPECT_EQ(cudaStreamQuery(BestEffort.S), cudaErrorNotReady)
-      << "the best-effort launch ended before the urgent one";
-  cudaGetLastError();
-  SMC_CUDA_SYNC_ASSERT();
-  EXPECT_TRUE(allCounted(Short, 1));
-  EXPECT_TRUE(allCounted(Long, 1));
-  std::vector<uint32_t> SmOf;
-  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
-  size_t Outside = 0;
-  for (uint32_t Sm : SmOf)
-    Outside += Sm < Sms - 8;
-  EXPECT_EQ(Outside, 0u) << "urgent chunks ran outside its 8 SMs";
+  expectShortEndsFirst(Long, Short, BestEffort.S, Urgent.S, Sms - 8,
+                       /*Other=*/false);
 }
 
 // The same with static SM sets (policies, no partition): the launch
@@ -256,20 +266,8 @@ TEST_F(LivePartition, StaticSmSetLaunchCompletesBesideAnother) {
   SMC_CUDA_ASSERT(Long.launch(BestEffort.S, 1000000));
   while (Long.started() == 0) {
   }
-  SMC_CUDA_ASSERT(Short.launch(Urgent.S, 10000, /*Other=*/true));
-  SMC_CUDA_ASSERT(cudaStreamSynchronize(Urgent.S));
-  EXPECT_EQ(cudaStreamQuery(BestEffort.S), cudaErrorNotReady)
-      << "the confined launch ended only after the long one";
-  cudaGetLastError();
-  SMC_CUDA_SYNC_ASSERT();
-  EXPECT_TRUE(allCounted(Short, 1));
-  EXPECT_TRUE(allCounted(Long, 1));
-  std::vector<uint32_t> SmOf;
-  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
-  size_t Outside = 0;
-  for (uint32_t Sm : SmOf)
-    Outside += Sm < Sms - 8;
-  EXPECT_EQ(Outside, 0u) << "chunks ran outside the last 8 SMs";
+  expectShortEndsFirst(Long, Short, BestEffort.S, Urgent.S, Sms - 8,
+                       /*Other=*/true);
 }
 
 TEST_F(LivePartition, HostThreadsWithOwnPartitions) {
