@@ -26,6 +26,10 @@
 // result is checked after each co-run.  Timings are for the benchmark
 // only; nothing here is a test condition.
 //
+// With --tenant NAME one tenant's loop runs in a process of its own (the
+// originals), started by a gate file: bench/corun/run_mps.py runs two such
+// processes under MPS with CUDA_MPS_ACTIVE_THREAD_PERCENTAGE splits.
+//
 //   smc_auto_bench --record               (under scripts/smc-profile)
 //   smc_auto_bench --profile FILE [--rounds N] [--launches N] [--out FILE]
 //===----------------------------------------------------------------------===//
@@ -47,6 +51,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <unistd.h>
 #include <vector>
 
 // Each CTA runs Iterations dependent FMAs per thread and writes its result.
@@ -204,7 +209,7 @@ void usePolicy(const std::string &Mode) {
 } // namespace
 
 int main(int Argc, char **Argv) {
-  std::string Profile, Out;
+  std::string Profile, Out, TenantName, Gate;
   bool Record = false;
   int Rounds = 5, Launches = 20;
   for (int I = 1; I < Argc; ++I) {
@@ -226,9 +231,15 @@ int main(int Argc, char **Argv) {
       Rounds = std::max(1, std::atoi(Value().c_str()));
     else if (A == "--launches")
       Launches = std::max(1, std::atoi(Value().c_str()));
+    else if (A == "--tenant")
+      TenantName = Value();
+    else if (A == "--gate")
+      Gate = Value();
     else {
-      std::fprintf(stderr, "usage: smc_auto_bench --record | --profile FILE "
-                           "[--rounds N] [--launches N] [--out FILE]\n");
+      std::fprintf(stderr,
+                   "usage: smc_auto_bench --record | --profile FILE "
+                   "[--rounds N] [--launches N] [--out FILE] | --tenant "
+                   "few|compute|triad [--gate FILE] [--launches N]\n");
       return 2;
     }
   }
@@ -241,6 +252,44 @@ int main(int Argc, char **Argv) {
   K.init(unsigned(Prop.multiProcessorCount));
   std::vector<Tenant> All = {K.few(), K.compute(), K.triadTenant()};
 
+  if (!TenantName.empty()) {
+    // One tenant's loop, the originals, for runs in processes of their own
+    // (bench/corun/run_mps.py): after a warm-up launch it creates
+    // GATE.ready-<pid> and waits for GATE to exist, then prints
+    // "tenant NAME SECONDS right|WRONG BEGIN END" (BEGIN, END: wall-clock
+    // seconds, to tell whether two tenants' loops overlapped).
+    auto It = std::find_if(All.begin(), All.end(), [&](const Tenant &T) {
+      return T.Name == TenantName;
+    });
+    if (It == All.end()) {
+      std::fprintf(stderr, "smc_auto_bench: no tenant '%s'\n",
+                   TenantName.c_str());
+      return 2;
+    }
+    smc::setPolicy("*", smc::Policy::original());
+    std::vector<Tenant> One = {*It};
+    One[0].Launch(nullptr);
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    if (!Gate.empty()) {
+      std::ofstream(Gate + ".ready-" + std::to_string(getpid())) << "\n";
+      while (!std::ifstream(Gate))
+        std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+    One[0].Output->poison(nullptr);
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    auto Wall = [] {
+      return std::chrono::duration<double>(
+                 std::chrono::system_clock::now().time_since_epoch())
+          .count();
+    };
+    double Begin = Wall();
+    double Seconds = runLoops(One, Launches)[0];
+    double End = Wall();
+    bool Right = One[0].Check();
+    std::printf("tenant %s %.6f %s %.6f %.6f\n", TenantName.c_str(), Seconds,
+                Right ? "right" : "WRONG", Begin, End);
+    return Right ? 0 : 1;
+  }
   if (Record) {
     // Under scripts/smc-profile (SMC_PROFILE_RECORD, policy auto): each
     // kernel alone, 1 warm-up and 10 recorded launches (two per SM count).

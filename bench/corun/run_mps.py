@@ -1,0 +1,154 @@
+#!/usr/bin/env python3
+# ===- run_mps.py - Request loops of two processes under MPS ----------------===#
+#
+# The MPS mode of the co-run comparison (README, "The co-run scheduler"):
+# starts an MPS control daemon with pipe and log directories of its own,
+# then runs smc_auto_bench's tenants (--tenant: a request loop of the
+# originals) as two processes started together by a gate file, under
+# CUDA_MPS_ACTIVE_THREAD_PERCENTAGE splits (100/100 = no limit, 50/50,
+# 25/75, 75/25), and each tenant alone under MPS; rounds interleaved,
+# medians.  STP = sum of T_alone / T_corun with T_alone the tenant alone
+# under MPS.  Before the daemon starts, the same pairs run as two processes
+# without MPS (the GPU time-slices between them), against each alone.
+# Writes OUTDIR/mps.json and prints a table; stops the daemon.
+# Exit status 3 when the daemon cannot be started (the JSON says why).
+#
+# USAGE: run_mps.py BENCH OUTDIR [--rounds N] [--launches N]
+# ===------------------------------------------------------------------------===#
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+PAIRS = (("few", "compute"), ("triad", "compute"), ("compute", "compute"))
+OVERLAPS = []  # per co-run: the fraction of the shorter loop that overlapped
+SPLITS = ((100, 100), (50, 50), (25, 75), (75, 25))
+
+
+def run_tenants(bench, tenants, percents, launches, gate):
+    """Runs the tenants as processes started together; their loop seconds."""
+    for f in os.listdir(os.path.dirname(gate)):
+        if f.startswith(os.path.basename(gate)):
+            os.remove(os.path.join(os.path.dirname(gate), f))
+    procs = []
+    for name, percent in zip(tenants, percents):
+        env = dict(os.environ, CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=str(percent))
+        procs.append(subprocess.Popen(
+            [bench, "--tenant", name, "--gate", gate, "--launches",
+             str(launches)], env=env, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True))
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        ready = [f for f in os.listdir(os.path.dirname(gate))
+                 if f.startswith(os.path.basename(gate) + ".ready-")]
+        if len(ready) == len(procs) or any(p.poll() is not None
+                                           for p in procs):
+            break
+        time.sleep(0.001)
+    open(gate, "w").close()
+    seconds, spans = [], []
+    for p in procs:
+        out, err = p.communicate(timeout=120)
+        fields = out.split()
+        if p.returncode != 0 or len(fields) < 6 or fields[3] != "right":
+            raise RuntimeError("tenant failed (%d): %s %s" %
+                               (p.returncode, out, err))
+        seconds.append(float(fields[2]))
+        spans.append((float(fields[4]), float(fields[5])))
+    # How much of the shorter loop ran while the other one did.
+    overlap = 1.0
+    if len(spans) == 2:
+        common = min(spans[0][1], spans[1][1]) - max(spans[0][0], spans[1][0])
+        shorter = min(s[1] - s[0] for s in spans)
+        overlap = max(0.0, common) / shorter if shorter > 0 else 0.0
+    OVERLAPS.append(overlap)
+    return seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("bench")
+    parser.add_argument("outdir")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--launches", type=int, default=20)
+    args = parser.parse_args()
+    bench = os.path.abspath(args.bench)
+    out = os.path.abspath(args.outdir)
+    os.makedirs(out, exist_ok=True)
+    os.environ["CUDA_MPS_PIPE_DIRECTORY"] = os.path.join(out, "mps-pipe")
+    os.environ["CUDA_MPS_LOG_DIRECTORY"] = os.path.join(out, "mps-log")
+    for d in ("mps-pipe", "mps-log"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+    result = {"bench": "run_mps.py", "rounds": args.rounds,
+              "launches": args.launches}
+    gate = os.path.join(out, "gate")
+    print("%-16s %-8s %10s %10s %7s" % ("pair", "split", "T_a ms", "T_b ms",
+                                         "STP"))
+    # Without MPS first: two processes time-slice the GPU.
+    plain_alone = {t: [] for t in {t for pair in PAIRS for t in pair}}
+    plain = {pair: [] for pair in PAIRS}
+    for _ in range(args.rounds):
+        for t in sorted(plain_alone):
+            plain_alone[t].append(run_tenants(bench, [t], [100],
+                                              args.launches, gate)[0])
+        for pair in PAIRS:
+            plain[pair].append(run_tenants(bench, list(pair), [100, 100],
+                                           args.launches, gate))
+    result["processes_without_mps"] = []
+    for (a, b), samples in plain.items():
+        ta = statistics.median(x[0] for x in samples)
+        tb = statistics.median(x[1] for x in samples)
+        stp = (statistics.median(plain_alone[a]) / ta +
+               statistics.median(plain_alone[b]) / tb)
+        print("%-16s %-8s %10.3f %10.3f %7.3f" % ("%s+%s" % (a, b),
+                                                  "no MPS", ta * 1e3,
+                                                  tb * 1e3, stp))
+        result["processes_without_mps"].append(
+            {"pair": "%s+%s" % (a, b), "corun_s": [ta, tb], "stp": stp})
+    start = subprocess.run(["nvidia-cuda-mps-control", "-d"],
+                           capture_output=True, text=True)
+    if start.returncode != 0:
+        result["error"] = "nvidia-cuda-mps-control -d failed: %s %s" % (
+            start.stdout, start.stderr)
+        json.dump(result, open(os.path.join(out, "mps.json"), "w"), indent=2)
+        print(result["error"], file=sys.stderr)
+        return 3
+    try:
+        alone = {t: [] for t in {t for pair in PAIRS for t in pair}}
+        corun = {(a, b, s): [] for a, b in PAIRS for s in SPLITS}
+        for _ in range(args.rounds):
+            for t in sorted(alone):
+                alone[t].append(run_tenants(bench, [t], [100], args.launches,
+                                            gate)[0])
+            for a, b in PAIRS:
+                for s in SPLITS:
+                    corun[(a, b, s)].append(
+                        run_tenants(bench, [a, b], s, args.launches, gate) +
+                        [OVERLAPS[-1]])
+    finally:
+        subprocess.run(["nvidia-cuda-mps-control"], input="quit\n",
+                       text=True, capture_output=True)
+    med_alone = {t: statistics.median(v) for t, v in alone.items()}
+    result["alone_s"] = med_alone
+    result["benchmarks"] = []
+    for (a, b, s), samples in corun.items():
+        ta = statistics.median(x[0] for x in samples)
+        tb = statistics.median(x[1] for x in samples)
+        stp = med_alone[a] / ta + med_alone[b] / tb
+        overlap = min(x[2] for x in samples)
+        name = "%s+%s" % (a, b)
+        split = "%d/%d" % s
+        print("%-16s %-8s %10.3f %10.3f %7.3f  overlap %.2f" %
+              (name, split, ta * 1e3, tb * 1e3, stp, overlap))
+        result["benchmarks"].append({"pair": name, "split": split,
+                                     "corun_s": [ta, tb], "stp": stp,
+                                     "min_overlap": overlap})
+    json.dump(result, open(os.path.join(out, "mps.json"), "w"), indent=2)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
