@@ -351,7 +351,21 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
   if (Err == cudaSuccess && Mine) {
     Mine->Flight.Kernel = Me;
     Mine->Flight.Share = Choice.Confine ? Choice.Share : KernelShare();
-    if (cudaEventRecord(Mine->Done, Stream) == cudaSuccess) {
+    cudaError_t Recorded = cudaEventRecord(Mine->Done, Stream);
+    if (Recorded != cudaSuccess) {
+      // The event went with its context (cudaDeviceReset): a new one.
+      cudaGetLastError();
+      if (Mine->Done)
+        cudaEventDestroy(Mine->Done);
+      cudaGetLastError();
+      Mine->Done = nullptr;
+      if (cudaEventCreateWithFlags(&Mine->Done, cudaEventDisableTiming) ==
+          cudaSuccess)
+        Recorded = cudaEventRecord(Mine->Done, Stream);
+      else
+        Mine->Done = nullptr;
+    }
+    if (Recorded == cudaSuccess) {
       Mine->Idle = false;
       Mine->PendingAt = Now;
     } else {
