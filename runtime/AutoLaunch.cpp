@@ -167,19 +167,30 @@ const std::string &deviceName(AutoState &S, int Device) {
   return S.DeviceNames[Device] = Name;
 }
 
-// The SM-centric variant of P's kernel confined to SMs [First, First +
-// Count), with WorkersPerSM workers per SM (0: the original's occupancy),
-// sized as every confined launch (ConfinedLaunches.cpp).
-cudaError_t launchConfined(LaunchRequest Req, int Device, unsigned First,
-                           unsigned Count, unsigned WorkersPerSM) {
+// Launches the SM-centric variant of the request's kernel confined to SMs
+// [First, First + Count), with WorkersPerSM workers per SM (0: the
+// original's occupancy), sized as every confined launch
+// (ConfinedLaunches.cpp), and sets Err.  False, with nothing launched, when
+// the kernel cannot be confined: no usable SM-centric variant, or one chunk
+// per worker (which runs every chunk wherever the hardware puts it).
+bool launchConfined(LaunchRequest Req, int Device, unsigned First,
+                    unsigned Count, unsigned WorkersPerSM, cudaError_t &Err) {
   std::vector<unsigned> Sms(Count);
   for (unsigned I = 0; I < Count; ++I)
     Sms[I] = First + I;
   Req.AutoSms = &Sms;
   Req.AutoWorkersPerSM = WorkersPerSM;
   Prepared *Confined = prepare(Req, Device);
-  return Confined ? dispatchPrepared(*Confined, Req) : launchOriginal(Req);
+  if (!Confined || Confined->Variant != Variant::SMCentric ||
+      Confined->Plan.Mode != SMC_MODE_LOOP)
+    return false;
+  Err = dispatchPrepared(*Confined, Req);
+  return true;
 }
+
+constexpr const char *NotConfinable =
+    "its SM-centric variant cannot be confined to SMs (one chunk per worker, "
+    "or no usable variant)";
 
 // SMC_PROFILE_RECORD: one launch recorded (AutoState::Mutex held).
 cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
@@ -224,14 +235,20 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
   cudaStream_t Stream = Req.effectiveStream();
   // Timed from an idle stream.  Not the whole device: a program whose
   // other streams wait on this one (or on the host) would never get there.
-  cudaError_t Err = cudaStreamSynchronize(Stream);
-  if (Err != cudaSuccess)
-    return Err;
+  // (An error the wait reports stays the program's to see.)
+  if (cudaStreamSynchronize(Stream) != cudaSuccess)
+    return launchOriginal(Req);
   if (cudaEventRecord(S.RecordStart, Stream) != cudaSuccess) {
     cudaGetLastError();
     return launchOriginal(Req);
   }
-  Err = launchConfined(Req, Device, 0, Sms, 0);
+  cudaError_t Err = cudaSuccess;
+  if (!launchConfined(Req, Device, 0, Sms, 0, Err)) {
+    // Its times would not depend on the SMs: no profile at all.
+    tellKernel(*P.Kernel, std::string("SMC_PROFILE_RECORD: not profiled: ") +
+                              NotConfinable + "; it runs the original");
+    return launchOriginal(Req);
+  }
   float Ms = 0;
   if (Err == cudaSuccess &&
       cudaEventRecord(S.RecordEnd, Stream) == cudaSuccess &&
@@ -342,11 +359,16 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
   }
   AutoChoice Choice = chooseAuto(Others, Me, StreamBusy, Decision, Dev.NumSMs);
   Req.AutoDecision = &Choice.Reason;
-  cudaError_t Err =
-      Choice.Confine
-          ? launchConfined(Req, Device, Choice.Share.FirstSm,
-                           Choice.Share.NumSms, Choice.Share.WorkersPerSm)
-          : runOriginal(P, "", Req);
+  cudaError_t Err = cudaSuccess;
+  if (Choice.Confine &&
+      !launchConfined(Req, Device, Choice.Share.FirstSm, Choice.Share.NumSms,
+                      Choice.Share.WorkersPerSm, Err)) {
+    Choice.Confine = false;
+    Choice.Reason = std::string("a partition was predicted, but ") +
+                    NotConfinable + ": the original";
+  }
+  if (!Choice.Confine)
+    Err = runOriginal(P, "", Req);
   Req.AutoDecision = nullptr;
   if (Err == cudaSuccess && Mine) {
     Mine->Flight.Kernel = Me;

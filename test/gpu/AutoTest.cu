@@ -10,7 +10,8 @@
 //  - co-runs from several host threads, each with its own stream and
 //    kernel, under profiles that predict partitions, keep exactly once;
 //  - SMC_PROFILE_RECORD records every point of the ladder over two runs of
-//    a program and keeps the samples of the first run;
+//    a program and keeps the samples of the first run; a kernel no SM set
+//    confines (one chunk per worker) runs, and gets no profile;
 //  - a missing or malformed profile file is refused with a message.
 // Timings are not conditions here; bench/corun measures them.
 //===----------------------------------------------------------------------===//
@@ -56,6 +57,17 @@ __global__ void autoShort(uint32_t *Counts, uint32_t *SmOf,
 __global__ void autoThird(uint32_t *Counts, uint32_t *SmOf,
                           unsigned long long Nanoseconds) {
   spinChunk(Counts, SmOf, Nanoseconds);
+}
+
+// Threads at or past Limit leave before a barrier the others reach: its
+// __smc runs one chunk per worker, which no SM set confines, so it must not
+// get a profile.
+__global__ void autoEarlyExit(uint32_t *Counts, unsigned Limit) {
+  if (threadIdx.x >= Limit)
+    return;
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(&Counts[blockIdx.x], 1u);
 }
 
 namespace {
@@ -275,25 +287,33 @@ TEST_F(Auto, HostThreadsWithPredictedPartitionsKeepExactlyOnce) {
     EXPECT_TRUE(allCountsAre(Run.Counts, Launches)) << Run.Name;
 }
 
-// The child of RecordsEveryPointOfTheLadder: 11 launches of autoShort under
-// policy auto (the first one warms up, unrecorded); 0 if every chunk ran
-// 11 times.
+// The child of RecordsEveryPointOfTheLadder: 11 launches of autoShort and
+// 11 of autoEarlyExit under policy auto (the first of each warms up,
+// unrecorded); 0 if every chunk of both ran 11 times.
 int recordAutoLaunches() {
   smc::setPolicy("*", smc::Policy::automatic());
   SpinRun Run(autoShort, "autoShort", dim3(4 * numSMs()));
-  if (Run.init() != cudaSuccess)
+  DeviceArray<uint32_t> ExitCounts;
+  if (Run.init() != cudaSuccess ||
+      allocateZeroed(2 * numSMs(), ExitCounts) != cudaSuccess)
     return 2;
-  for (int I = 0; I < 11; ++I)
+  for (int I = 0; I < 11; ++I) {
     if (Run.launch(nullptr, 10000) != cudaSuccess)
       return 3;
+    autoEarlyExit<<<2 * numSMs(), BlockThreads>>>(ExitCounts.get(), 40);
+    if (cudaGetLastError() != cudaSuccess)
+      return 3;
+  }
   if (cudaDeviceSynchronize() != cudaSuccess)
     return 4;
-  std::vector<uint32_t> Counts;
-  if (Run.Counts.download(Counts) != cudaSuccess)
+  std::vector<uint32_t> Counts, Exits;
+  if (Run.Counts.download(Counts) != cudaSuccess ||
+      ExitCounts.download(Exits) != cudaSuccess)
     return 5;
-  for (uint32_t C : Counts)
-    if (C != 11)
-      return 6;
+  for (const std::vector<uint32_t> *V : {&Counts, &Exits})
+    for (uint32_t C : *V)
+      if (C != 11)
+        return 6;
   return 0;
 }
 
@@ -332,6 +352,12 @@ TEST_F(Auto, RecordsEveryPointOfTheLadder) {
     }
     for (unsigned Sms : Ladder)
       EXPECT_TRUE(P->timeOn(Sms, 0).has_value()) << Sms;
+    // The one-chunk kernel ran, and was not profiled.
+    EXPECT_EQ(Set.profiles().size(), 1u);
+    EXPECT_NE(Messages.read().find("kernel 'autoEarlyExit': "
+                                   "SMC_PROFILE_RECORD: not profiled"),
+              std::string::npos)
+        << Messages.read();
   }
 }
 
