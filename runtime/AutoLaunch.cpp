@@ -23,7 +23,6 @@
 #include "AutoPolicy.h"
 #include "RuntimeState.h"
 
-#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -33,30 +32,13 @@
 namespace smc {
 namespace {
 
-// The last launch of policy auto on one stream of one device.
-struct StreamFlight {
-  int Device = 0;
-  StreamKey Stream;
-  AutoFlight Flight;
-  cudaEvent_t Done = nullptr;
-  // Done was found complete: no need to ask again until it is recorded
-  // again.  A query costs about 1 us (more for an event of another stream).
-  bool Idle = true;
-  // When Done was last found pending: it counts as pending for
-  // PendingRecheck after that without another query.
-  std::chrono::steady_clock::time_point PendingAt;
-};
-
 // How long a launch found in flight counts as in flight without asking the
 // driver again.  Launches of policy auto that run for less may be taken for
 // co-runners this much longer: a decision, never a result, depends on it.
 constexpr std::chrono::microseconds PendingRecheck{20};
 
-// Streams whose last launch the scheduler keeps before it forgets idle ones.
-constexpr size_t MaxFlights = 64;
-
 // Whether F's last launch may still run (AutoState::Mutex held).
-bool inFlight(StreamFlight &F, std::chrono::steady_clock::time_point Now) {
+bool inFlight(AutoStreamFlight &F, std::chrono::steady_clock::time_point Now) {
   if (F.Idle)
     return false;
   if (Now - F.PendingAt < PendingRecheck)
@@ -72,17 +54,15 @@ bool inFlight(StreamFlight &F, std::chrono::steady_clock::time_point Now) {
 struct AutoState {
   std::mutex Mutex;
   bool Started = false;
-  // The profiles decisions use; Profiles.device() empty: none loaded.
+  // The profiles decisions use.
   ProfileSet Profiles;
   bool ProfilesLoaded = false;
   // SMC_PROFILE_RECORD: where recorded profiles go, and what they hold.
   std::string RecordPath;
   ProfileSet Recorded;
-  bool RecordedDevice = false; // Recorded's device is set
-  int RecordOrdinal = 0;       // and which device it is
+  int RecordOrdinal = -1; // the device Recorded is of; -1: none yet
   std::map<std::string, unsigned> LaunchesThisRun;
   cudaEvent_t RecordStart = nullptr, RecordEnd = nullptr;
-  std::vector<StreamFlight> Flights;
   std::map<std::string, CoRunDecision> Decisions; // by coRunKey
   std::map<int, std::string> DeviceNames;
 };
@@ -123,7 +103,7 @@ bool loadProfileFile(AutoState &S, const std::string &Path,
 void writeRecordedAtExit() {
   AutoState &S = autoState();
   std::lock_guard<std::mutex> Lock(S.Mutex);
-  if (!S.RecordedDevice)
+  if (S.RecordOrdinal < 0)
     return;
   std::ofstream File(S.RecordPath);
   File << S.Recorded.toJson();
@@ -178,8 +158,8 @@ bool launchConfined(LaunchRequest Req, int Device, unsigned First,
   std::vector<unsigned> Sms(Count);
   for (unsigned I = 0; I < Count; ++I)
     Sms[I] = First + I;
-  Req.AutoSms = &Sms;
-  Req.AutoWorkersPerSM = WorkersPerSM;
+  Req.ConfinedSms = &Sms;
+  Req.ConfinedWorkersPerSM = WorkersPerSM;
   Prepared *Confined = prepare(Req, Device);
   if (!Confined || Confined->Variant != Variant::SMCentric ||
       Confined->Plan.Mode != SMC_MODE_LOOP)
@@ -196,14 +176,13 @@ constexpr const char *NotConfinable =
 cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
                          Prepared &P) {
   DeviceState &Dev = *P.Device;
-  if (S.RecordedDevice && Device != S.RecordOrdinal) {
+  if (S.RecordOrdinal >= 0 && Device != S.RecordOrdinal) {
     tell("SMC_PROFILE_RECORD: records device " +
          std::to_string(S.RecordOrdinal) + " only; launches on device " +
          std::to_string(Device) + " run the original");
     return launchOriginal(Req);
   }
-  if (!S.RecordedDevice) {
-    S.RecordedDevice = true;
+  if (S.RecordOrdinal < 0) {
     S.RecordOrdinal = Device;
     S.Recorded = ProfileSet(deviceName(S, Device), Dev.NumSMs);
     std::string Text, Error;
@@ -264,37 +243,6 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
   return Err;
 }
 
-// The stream's flight record, created if missing (AutoState::Mutex held).
-// Null if no event can be made for it.
-StreamFlight *streamFlight(AutoState &S, int Device, const StreamKey &Key) {
-  for (StreamFlight &F : S.Flights)
-    if (F.Device == Device && F.Stream == Key)
-      return &F;
-  // Streams come and go: past MaxFlights, forget those with nothing in
-  // flight.
-  if (S.Flights.size() >= MaxFlights) {
-    auto Now = std::chrono::steady_clock::now();
-    auto Forget = std::remove_if(S.Flights.begin(), S.Flights.end(),
-                                 [&](StreamFlight &F) {
-                                   if (inFlight(F, Now))
-                                     return false;
-                                   cudaEventDestroy(F.Done);
-                                   return true;
-                                 });
-    S.Flights.erase(Forget, S.Flights.end());
-  }
-  StreamFlight F;
-  F.Device = Device;
-  F.Stream = Key;
-  if (cudaEventCreateWithFlags(&F.Done, cudaEventDisableTiming) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  S.Flights.push_back(F);
-  return &S.Flights.back();
-}
-
 } // namespace
 
 cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
@@ -314,15 +262,19 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
   if (!S.RecordPath.empty())
     return recordLaunch(S, Req, Device, P);
 
+  // The flights live with the device's state, which cudaDeviceReset
+  // replaces along with their events.
   DeviceState &Dev = *P.Device;
   auto Now = std::chrono::steady_clock::now();
-  StreamFlight *Mine = streamFlight(S, Device, Key);
-  // Asked every time: a stale "busy" would keep the stream's launches
-  // from being confined.
-  bool StreamBusy = Mine && !Mine->Idle && eventPending(Mine->Done);
+  AutoStreamFlight *Mine =
+      streamFlight(Dev.AutoFlights, Key,
+                   [Now](AutoStreamFlight &F) { return inFlight(F, Now); });
+  // Whatever runs before this launch on its stream, as for the sizing of
+  // confined launches (ConfinedLaunches.cpp).
+  bool StreamBusy = !streamIdle(Stream);
   std::vector<AutoFlight> Others;
-  for (StreamFlight &F : S.Flights)
-    if (&F != Mine && F.Device == Device && inFlight(F, Now))
+  for (AutoStreamFlight &F : Dev.AutoFlights)
+    if (&F != Mine && inFlight(F, Now))
       Others.push_back(F.Flight);
 
   CoRunKernel Me;
@@ -373,21 +325,7 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
   if (Err == cudaSuccess && Mine) {
     Mine->Flight.Kernel = Me;
     Mine->Flight.Share = Choice.Confine ? Choice.Share : KernelShare();
-    cudaError_t Recorded = cudaEventRecord(Mine->Done, Stream);
-    if (Recorded != cudaSuccess) {
-      // The event went with its context (cudaDeviceReset): a new one.
-      cudaGetLastError();
-      if (Mine->Done)
-        cudaEventDestroy(Mine->Done);
-      cudaGetLastError();
-      Mine->Done = nullptr;
-      if (cudaEventCreateWithFlags(&Mine->Done, cudaEventDisableTiming) ==
-          cudaSuccess)
-        Recorded = cudaEventRecord(Mine->Done, Stream);
-      else
-        Mine->Done = nullptr;
-    }
-    if (Recorded == cudaSuccess) {
+    if (cudaEventRecord(Mine->Done, Stream) == cudaSuccess) {
       Mine->Idle = false;
       Mine->PendingAt = Now;
     } else {

@@ -12,51 +12,12 @@
 #include "LivePartition.h"
 #include "RuntimeState.h"
 
-#include <algorithm>
-
 namespace smc {
-namespace {
-
-// Streams whose last confined launch a device keeps before it forgets
-// those with nothing in flight.
-constexpr size_t MaxConfinedFlights = 64;
-
-// The stream's record, created if missing; null if no event can be made
-// (ConfinedMutex held).
-ConfinedFlight *flightOf(DeviceState &Dev, const StreamKey &Key) {
-  for (ConfinedFlight &F : Dev.ConfinedFlights)
-    if (F.Stream == Key)
-      return &F;
-  if (Dev.ConfinedFlights.size() >= MaxConfinedFlights) {
-    auto Idle =
-        std::remove_if(Dev.ConfinedFlights.begin(), Dev.ConfinedFlights.end(),
-                       [](ConfinedFlight &F) {
-                         if (eventPending(F.Done))
-                           return false;
-                         cudaEventDestroy(F.Done);
-                         return true;
-                       });
-    Dev.ConfinedFlights.erase(Idle, Dev.ConfinedFlights.end());
-  }
-  ConfinedFlight F;
-  F.Stream = Key;
-  if (cudaEventCreateWithFlags(&F.Done, cudaEventDisableTiming) !=
-      cudaSuccess) {
-    cudaGetLastError();
-    return nullptr;
-  }
-  Dev.ConfinedFlights.push_back(std::move(F));
-  return &Dev.ConfinedFlights.back();
-}
-
-} // namespace
 
 uint32_t confinedLaunchGrid(const Prepared &P, cudaStream_t Stream) {
   const QueuePlan &Plan = P.Plan;
   uint32_t FitPerSM = Plan.Workers / Plan.NumSlots;
-  cudaError_t Busy = cudaStreamQuery(Stream);
-  if (Busy != cudaSuccess)
-    cudaGetLastError(); // not ready, or an error the launch will report
+  bool StartsNow = streamIdle(Stream);
   StreamKey Key;
   bool Known = streamKey(Stream, Key);
   DeviceState &Dev = *P.Device;
@@ -67,8 +28,7 @@ uint32_t confinedLaunchGrid(const Prepared &P, cudaStream_t Stream) {
       if ((!Known || F.Stream != Key) && eventPending(F.Done))
         Held.push_back(F.Sms);
   }
-  return confinedGrid(FitPerSM, P.ConfinedSms, Held, Dev.NumSMs,
-                      /*StartsNow=*/Busy == cudaSuccess);
+  return confinedGrid(FitPerSM, P.ConfinedSms, Held, Dev.NumSMs, StartsNow);
 }
 
 void confinedLaunched(DeviceState &Dev, cudaStream_t Stream,
@@ -77,7 +37,10 @@ void confinedLaunched(DeviceState &Dev, cudaStream_t Stream,
   if (!streamKey(Stream, Key))
     return;
   std::lock_guard<std::mutex> Lock(Dev.ConfinedMutex);
-  ConfinedFlight *F = flightOf(Dev, Key);
+  ConfinedFlight *F =
+      streamFlight(Dev.ConfinedFlights, Key, [](const ConfinedFlight &Other) {
+        return eventPending(Other.Done);
+      });
   if (!F)
     return;
   F->Sms = Sms;

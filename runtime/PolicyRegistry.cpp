@@ -90,12 +90,11 @@ uint32_t policyIdOf(const KernelEntry &K) {
 
 const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 
-uint32_t smCentricPolicyId() { return internPolicy(Policy()); }
-
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM) {
   Policy P = policyById(Id);
-  // Policy auto on a partitioned stream: the partition decides.
+  // Policy auto confined (its share, or a partitioned stream's SMs): the
+  // default SM-centric policy there.
   if (P.variant == Variant::Auto)
     P = Policy();
   if (P.variant != Variant::SMCentric)

@@ -16,7 +16,6 @@
 #include "RuntimeState.h"
 #include "Stats.h"
 
-#include <algorithm>
 #include <climits>
 
 namespace smc {
@@ -126,6 +125,15 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   D.num_chunks = Plan.NumChunks;
   D.num_slots = Dev.NumSMs;
   if (Plan.Variant == Variant::SMCentric) {
+    // The plan's SMs (a target of at least one worker), when they are not
+    // all of the device's: the launch is confined (ConfinedLaunches.cpp).
+    if (Plan.Mode == SMC_MODE_LOOP) {
+      for (uint32_t Sm = 0; Sm < Plan.NumSlots; ++Sm)
+        if (Plan.SlotTarget[Sm] != 0)
+          P->ConfinedSms.push_back(Sm);
+      if (P->ConfinedSms.size() == Dev.NumSMs)
+        P->ConfinedSms.clear();
+    }
     std::string Error;
     if (!uploadTables(Dev, Plan, D, Error))
       return FallBack("cannot upload its queue tables: " + Error);
@@ -134,13 +142,6 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     D.claim_batch = Plan.ClaimBatch;
     D.busy_queues = Plan.BusyQueues;
     D.ordered = Plan.Ordered ? 1u : 0u;
-    if (Plan.Mode == SMC_MODE_LOOP && !Policy.sms.empty()) {
-      std::vector<unsigned> Sms = Policy.sms;
-      std::sort(Sms.begin(), Sms.end());
-      Sms.erase(std::unique(Sms.begin(), Sms.end()), Sms.end());
-      if (Sms.size() < Dev.NumSMs)
-        P->ConfinedSms = std::move(Sms);
-    }
     CUresult Unused;
     if (Plan.Mode == SMC_MODE_LOOP &&
         !paramSizes(Variant, K.Info.num_params, Api, P->ParamSizes, Unused))
@@ -179,11 +180,9 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
   uint32_t PolicyId = K->PolicyId;
   if (Req.Partition)
     PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
-  else if (Req.UrgentSms)
-    PolicyId = confinedPolicyId(PolicyId, *Req.UrgentSms);
-  else if (Req.AutoSms)
-    PolicyId = confinedPolicyId(smCentricPolicyId(), *Req.AutoSms,
-                                Req.AutoWorkersPerSM);
+  else if (Req.ConfinedSms)
+    PolicyId =
+        confinedPolicyId(PolicyId, *Req.ConfinedSms, Req.ConfinedWorkersPerSM);
   yieldIfAlwaysOn(*Dev);
   std::array<uint64_t, 8> Key = Req.Shape.key(PolicyId);
   std::unique_ptr<Prepared> &Slot = K->Prepared[Key];
@@ -249,9 +248,9 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
   if (P.Variant == Variant::SMCentric) {
     uint32_t Workers = Plan.Workers;
     // An urgent launch's SMs are the only ones yielding launches leave it.
-    if (Req.UrgentSms && Plan.Mode == SMC_MODE_LOOP)
+    if (Req.Urgent && Req.ConfinedSms && Plan.Mode == SMC_MODE_LOOP)
       Workers = confinedWorkers(Plan.Workers / Plan.NumSlots,
-                                uint32_t(Req.UrgentSms->size()), 0);
+                                uint32_t(Req.ConfinedSms->size()), 0);
     else if (!P.ConfinedSms.empty() && !Capturing)
       Workers = confinedLaunchGrid(P, Stream);
     return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,

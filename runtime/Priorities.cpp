@@ -194,11 +194,11 @@ cudaError_t launchOnSms(LaunchRequest &Req, int Device, Prepared &P,
                         const std::vector<unsigned> &Sms) {
   if (P.Variant != Variant::SMCentric || P.Plan.Mode != SMC_MODE_LOOP)
     return dispatchPrepared(P, Req);
-  Req.UrgentSms = &Sms;
+  Req.ConfinedSms = &Sms;
   Prepared *Confined = prepare(Req, Device);
   cudaError_t Err =
       Confined ? dispatchPrepared(*Confined, Req) : launchOriginal(Req);
-  Req.UrgentSms = nullptr;
+  Req.ConfinedSms = nullptr;
   return Err;
 }
 
@@ -217,7 +217,7 @@ bool urgentStream(cudaStream_t Stream) {
 }
 
 bool yields(const Prepared &P, const LaunchRequest &Req) {
-  return !Req.Urgent && !Req.Partition && !Req.UrgentSms && !Req.AutoSms &&
+  return !Req.Urgent && !Req.Partition && !Req.ConfinedSms &&
          P.Plan.Mode == SMC_MODE_LOOP &&
          P.Device->Yielding.load(std::memory_order_acquire) &&
          priorityMode() != PriorityMode::Off;

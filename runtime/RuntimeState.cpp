@@ -44,6 +44,14 @@ std::string failed(const char *What, cudaError_t Err) {
   return std::string(What) + " failed: " + cudaGetErrorName(Err);
 }
 
+bool streamIdle(cudaStream_t Stream) {
+  cudaError_t Err = cudaStreamQuery(Stream);
+  if (Err == cudaSuccess)
+    return true;
+  cudaGetLastError(); // not ready leaves no error; anything else is cleared
+  return false;
+}
+
 bool eventPending(cudaEvent_t Event) {
   if (!Event)
     return false;

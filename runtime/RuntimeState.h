@@ -31,6 +31,7 @@
 #ifndef SMC_RUNTIME_RUNTIMESTATE_H
 #define SMC_RUNTIME_RUNTIMESTATE_H
 
+#include "AutoPolicy.h"
 #include "Driver.h"
 #include "PolicyText.h"
 #include "QueuePlan.h"
@@ -39,8 +40,10 @@
 
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -86,14 +89,12 @@ struct LaunchRequest {
   bool Ptsz = false; // through cudaLaunchKernel_ptsz
   // The live partition of the stream, if it has one (StreamPartition.cpp).
   StreamPartition *Partition = nullptr;
-  // An urgent launch's SMs (Priorities.cpp), sorted: an SM-centric launch
-  // is confined to them.
-  const std::vector<unsigned> *UrgentSms = nullptr;
   bool Urgent = false; // on a stream of higher priority than the least
-  // A launch of policy auto confined to these SMs (AutoLaunch.cpp), sorted,
-  // with this many workers per SM (0: the original's occupancy).
-  const std::vector<unsigned> *AutoSms = nullptr;
-  unsigned AutoWorkersPerSM = 0;
+  // SMs the runtime confines this SM-centric launch to, sorted, with this
+  // many workers per SM unless 0: an urgent launch's SMs (Priorities.cpp),
+  // policy auto's share (AutoLaunch.cpp).
+  const std::vector<unsigned> *ConfinedSms = nullptr;
+  unsigned ConfinedWorkersPerSM = 0;
   // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
   const std::string *AutoDecision = nullptr;
 
@@ -157,13 +158,66 @@ struct UrgentHold {
   bool Taking = false; // between the choice of Sms and Done's recording
 };
 
-// The last confined launch of a stream (ConfinedLaunches.cpp): the SMs it
-// holds, and an event recorded after it.
-struct ConfinedFlight {
+// The last launch of some kind on a stream, and an event recorded after it:
+// while the event is pending, that launch (and all before it on the
+// stream) may still run.
+struct StreamFlight {
   StreamKey Stream;
-  std::vector<unsigned> Sms; // sorted
   cudaEvent_t Done = nullptr;
 };
+
+// The last confined launch of a stream (ConfinedLaunches.cpp): the SMs it
+// holds.
+struct ConfinedFlight : StreamFlight {
+  std::vector<unsigned> Sms; // sorted
+};
+
+// The last launch of policy auto on a stream (AutoLaunch.cpp): the kernel
+// and the SMs it was given.
+struct AutoStreamFlight : StreamFlight {
+  AutoFlight Flight;
+  // Done was found complete: no need to ask again until it is recorded
+  // again.  A query costs about 1 us (more for an event of another stream).
+  bool Idle = true;
+  // When Done was last found pending: it counts as pending for a while
+  // after that without another query (AutoLaunch.cpp, PendingRecheck).
+  std::chrono::steady_clock::time_point PendingAt;
+};
+
+// Streams whose last launch a device keeps in one registry before it
+// forgets those with nothing in flight.
+constexpr size_t MaxStreamFlights = 64;
+
+// The record of stream `Key` in `Flights` (StreamFlight or derived), made
+// with a new event if missing; with MaxStreamFlights records already, those
+// for which `StillRunning` is false are forgotten first.  Null if no event
+// can be made.
+template <typename Flight, typename Predicate>
+Flight *streamFlight(std::vector<Flight> &Flights, const StreamKey &Key,
+                     Predicate StillRunning) {
+  for (Flight &F : Flights)
+    if (F.Stream == Key)
+      return &F;
+  if (Flights.size() >= MaxStreamFlights) {
+    auto Forget =
+        std::remove_if(Flights.begin(), Flights.end(), [&](Flight &F) {
+          if (StillRunning(F))
+            return false;
+          cudaEventDestroy(F.Done);
+          return true;
+        });
+    Flights.erase(Forget, Flights.end());
+  }
+  Flight F;
+  F.Stream = Key;
+  if (cudaEventCreateWithFlags(&F.Done, cudaEventDisableTiming) !=
+      cudaSuccess) {
+    cudaGetLastError();
+    return nullptr;
+  }
+  Flights.push_back(std::move(F));
+  return &Flights.back();
+}
 
 // A stream top-up grids run on, and an event recorded after its last one:
 // a top-up grid runs until the launch it joined ends, so each one gets a
@@ -208,6 +262,8 @@ struct DeviceState {
   // Confined launches in flight, per stream (ConfinedLaunches.cpp).
   std::mutex ConfinedMutex;
   std::vector<ConfinedFlight> ConfinedFlights;
+  // Launches of policy auto, per stream (AutoLaunch.cpp, under its lock).
+  std::vector<AutoStreamFlight> AutoFlights;
 };
 
 struct KernelEntry;
@@ -318,6 +374,10 @@ bool smcDisabled();
 // ours never becomes the program's last error.
 std::string failed(const char *What, cudaError_t Err);
 
+// Whether `Stream` has no work left (cudaStreamQuery); an error counts as
+// busy and is cleared (the launch itself will report it).
+bool streamIdle(cudaStream_t Stream);
+
 // Whether the work recorded before `Event` may still run: false for a null
 // event, one never recorded, one completed, or an error (which is cleared).
 // A query that finds the event not ready leaves no error behind.
@@ -357,8 +417,6 @@ uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
 const Policy &policyById(uint32_t Id);
-// The id of the default policy: SM-centric at the original's occupancy.
-uint32_t smCentricPolicyId();
 
 //===----------------------------------------------------------------------===//
 // Device resources (DeviceResources.cpp), Globals::Mutex held unless noted
