@@ -69,6 +69,35 @@ bool readPoint(const Json &J, unsigned DeviceSms, const std::string &Where,
          readUnsigned(J, "samples", 1, UINT32_MAX, Where, Point.Samples, Error);
 }
 
+// Reads the optional "issue" object of a kernel.
+bool readIssue(const Json &J, const std::string &Where, IssueProfile &Issue,
+               std::string &Error) {
+  if (!J.is_object()) {
+    Error = Where + ": \"issue\" is not an object";
+    return false;
+  }
+  const std::pair<const char *, double *> Fields[] = {
+      {"mem_ratio", &Issue.MemRatio},
+      {"ipc", &Issue.Ipc},
+      {"seconds", &Issue.Seconds}};
+  for (const auto &[Key, Value] : Fields) {
+    auto It = J.find(Key);
+    if (It == J.end() || !It->is_number()) {
+      Error = Where + ": \"issue\" needs a number \"" + Key + "\"";
+      return false;
+    }
+    *Value = It->get<double>();
+  }
+  if (!KernelProfile().setIssue(Issue)) {
+    Error = Where +
+            ": \"issue\" must have mem_ratio in 0-1, ipc >= 0 and "
+            "seconds > 0, got " +
+            J.dump();
+    return false;
+  }
+  return true;
+}
+
 } // namespace
 
 KernelProfile::KernelProfile(std::string Name, std::string Device,
@@ -116,6 +145,16 @@ std::optional<double> KernelProfile::timeOn(unsigned Sms,
   const ScalingPoint &Lo = *(Hi - 1);
   double F = double(Sms - Lo.Sms) / double(Hi->Sms - Lo.Sms);
   return 1.0 / ((1 - F) / Lo.Seconds + F / Hi->Seconds);
+}
+
+bool KernelProfile::setIssue(const IssueProfile &NewIssue) {
+  const IssueProfile &I = NewIssue;
+  if (!std::isfinite(I.MemRatio) || I.MemRatio < 0 || I.MemRatio > 1 ||
+      !std::isfinite(I.Ipc) || I.Ipc < 0 || !std::isfinite(I.Seconds) ||
+      !(I.Seconds > 0))
+    return false;
+  Issue = I;
+  return true;
 }
 
 std::optional<unsigned> KernelProfile::bestWorkersOn(unsigned Sms) const {
@@ -229,6 +268,13 @@ bool ProfileSet::load(const std::string &Text, std::string &Error) {
         return false;
       Profile.addSample(Point);
     }
+    auto Issue = Kernel.find("issue");
+    if (Issue != Kernel.end()) {
+      IssueProfile Read;
+      if (!readIssue(*Issue, Where, Read, Error))
+        return false;
+      Profile.setIssue(Read);
+    }
   }
   *this = std::move(Set);
   return true;
@@ -250,6 +296,9 @@ std::string ProfileSet::toJson() const {
                                   {"workers", P.WorkersPerSm},
                                   {"seconds", P.Seconds},
                                   {"samples", P.Samples}});
+    if (const std::optional<IssueProfile> &I = Profile.issue())
+      Kernel["issue"] = {
+          {"mem_ratio", I->MemRatio}, {"ipc", I->Ipc}, {"seconds", I->Seconds}};
     J["kernels"].push_back(std::move(Kernel));
   }
   return J.dump(2) + "\n";

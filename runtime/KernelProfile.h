@@ -11,7 +11,16 @@
 //    "device": "NVIDIA H100 80GB HBM3", "sms": 132,
 //    "kernels": [{"name": "triad",
 //                 "points": [{"sms": 132, "workers": 0, "seconds": 0.0058,
-//                             "samples": 3}, ...]}, ...]}
+//                             "samples": 3}, ...],
+//                 "issue": {"mem_ratio": 0.21, "ipc": 0.35,
+//                           "seconds": 0.0058}}, ...]}
+//
+// "issue" (optional) is what the original issues, measured alone on the
+// whole GPU with Nsight Compute (scripts/smc-profile --ncu): the share of
+// its warp instructions that access global memory, its instructions per
+// cycle per warp scheduler and its time.  Slice co-scheduling
+// (KerneletModel.h, smc::Batch) predicts co-runs from it.  "points" may then
+// be empty.
 //
 // "sms" of a point is in 1..sms of the device; "workers" >= 0 (0: the
 // original's occupancy); "seconds" > 0; "samples" >= 1 (optional, default
@@ -35,6 +44,13 @@ struct ScalingPoint {
   unsigned WorkersPerSm = 0;
   double Seconds = 0;
   unsigned Samples = 1;
+};
+
+// What a kernel's original issues alone on the whole GPU ("issue" above).
+struct IssueProfile {
+  double MemRatio = 0; // global memory warp instructions / warp instructions
+  double Ipc = 0;      // warp instructions per active cycle per scheduler
+  double Seconds = 0;  // one launch
 };
 
 class KernelProfile {
@@ -72,11 +88,17 @@ public:
   // needs two.
   unsigned smCountsMeasured() const;
 
+  const std::optional<IssueProfile> &issue() const { return Issue; }
+  // Returns false and changes nothing unless 0 <= MemRatio <= 1, Ipc >= 0
+  // and Seconds > 0, all finite.
+  bool setIssue(const IssueProfile &Issue);
+
 private:
   std::string Name;
   std::string Device;
   unsigned DeviceSms = 0;
   std::vector<ScalingPoint> Points;
+  std::optional<IssueProfile> Issue;
 };
 
 // The profiles of one device, by kernel name.

@@ -225,6 +225,46 @@ TEST(ProfileSet, RejectsBadPoints) {
               "\"samples\" must be an integer in 1-");
 }
 
+TEST(ProfileSet, IssueRoundTripsAndIsOptional) {
+  ProfileSet Set("Some GPU", 78);
+  Set.profile("plain").addSample({78, 0, 0.25});
+  KernelProfile &Issued = Set.profile("issued");
+  EXPECT_TRUE(Issued.setIssue({0.125, 0.5, 0.002}));
+  ProfileSet Copy;
+  std::string Error;
+  ASSERT_TRUE(Copy.load(Set.toJson(), Error)) << Error;
+  EXPECT_EQ(Copy.toJson(), Set.toJson());
+  EXPECT_FALSE(Copy.find("plain")->issue());
+  const std::optional<IssueProfile> &I = Copy.find("issued")->issue();
+  ASSERT_TRUE(I);
+  EXPECT_DOUBLE_EQ(I->MemRatio, 0.125);
+  EXPECT_DOUBLE_EQ(I->Ipc, 0.5);
+  EXPECT_DOUBLE_EQ(I->Seconds, 0.002);
+  EXPECT_TRUE(Copy.find("issued")->points().empty());
+}
+
+TEST(ProfileSet, RejectsBadIssue) {
+  KernelProfile P;
+  EXPECT_FALSE(P.setIssue({1.5, 0.5, 0.002}));
+  EXPECT_FALSE(P.setIssue({0.5, -1, 0.002}));
+  EXPECT_FALSE(P.setIssue({0.5, 0.5, 0}));
+  EXPECT_FALSE(P.issue());
+  auto WithIssue = [](const std::string &Issue) {
+    return R"({"format":"smc-profile","version":1,"device":"d","sms":4,)"
+           R"("kernels":[{"name":"k","points":[],"issue":)" +
+           Issue + "}]}";
+  };
+  expectError(WithIssue("3"), "kernels[0] (\"k\"): \"issue\" is not an object");
+  expectError(WithIssue(R"({"mem_ratio":0.1,"ipc":0.2})"),
+              "\"issue\" needs a number \"seconds\"");
+  expectError(WithIssue(R"({"mem_ratio":"0.1","ipc":0.2,"seconds":1})"),
+              "needs a number \"mem_ratio\"");
+  expectError(WithIssue(R"({"mem_ratio":2,"ipc":0.2,"seconds":1})"),
+              "mem_ratio in 0-1");
+  expectError(WithIssue(R"({"mem_ratio":0.1,"ipc":0.2,"seconds":0})"),
+              "seconds > 0");
+}
+
 TEST(ProfileSet, ValidPointHelperLoads) {
   // withPoint builds valid JSON around a good point (so the errors above
   // come from the bad point alone).
