@@ -1,0 +1,626 @@
+//===- KerneletModelTest.cpp - Tests of the Kernelet model and scheduler --===//
+//
+// The Markov-chain IPC model: no memory instructions means an instruction
+// every cycle, IPC grows with warps and falls with the memory ratio and the
+// latency, the one-warp chain matches its closed form, the stationary
+// vectors are distributions, a pair with an empty kernel is the other's
+// solo chain and swapping the kernels swaps the IPCs; calibration recovers
+// the latencies the samples came from.  Pairs: a compute-bound kernel next
+// to a memory-bound one profits more than two memory-bound ones, every
+// option is feasible and the choice is the balanced one.  Schedules:
+// planGreedy covers every CTA once, keeps stream order, runs unknown and
+// unsliceable launches whole and alone, pairs complementary kernels but
+// not a pair that would end later than one after the other, re-slices a
+// running kernel for a new partner, degenerates to serial on one stream,
+// predicts what predictSeconds() does for its plan and, on random batches,
+// no more than serial; planSerial predicts the sum of the alone times;
+// checkSchedule() rejects broken plans.
+//===----------------------------------------------------------------------===//
+#include "KerneletModel.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+
+using namespace smc::kernelet;
+
+namespace {
+
+constexpr unsigned H100Sms = 132;
+constexpr unsigned FullGrid = H100Sms * 8 * 10; // ten full waves
+
+// Slices cost nothing to launch here, so that the tests below see the
+// model's own choices; MinimumSlices tests the slicing-cost rule.
+DeviceModel h100() {
+  DeviceModel M;
+  M.SliceLaunchSeconds = 0;
+  return M;
+}
+
+KernelTraits kernel(const std::string &Name, double MemRatio,
+                    unsigned Ctas = FullGrid, double Seconds = 1e-3) {
+  KernelTraits T;
+  T.Name = Name;
+  T.Ctas = Ctas;
+  T.WarpsPerCta = 8;
+  T.CtasPerSm = 8;
+  T.MemRatio = MemRatio;
+  T.AloneSeconds = Seconds;
+  return T;
+}
+
+KernelTraits compute(unsigned Ctas = FullGrid, double Seconds = 1e-3) {
+  return kernel("compute", 0.01, Ctas, Seconds);
+}
+KernelTraits memory(unsigned Ctas = FullGrid, double Seconds = 1e-3) {
+  return kernel("memory", 0.3, Ctas, Seconds);
+}
+
+PendingLaunch launch(unsigned Stream, KernelTraits T, bool Sliceable = true,
+                     bool Known = true) {
+  PendingLaunch P;
+  P.Stream = Stream;
+  P.Traits = std::move(T);
+  P.Sliceable = Sliceable;
+  P.Known = Known;
+  return P;
+}
+
+double sumOfAloneTimes(const std::vector<PendingLaunch> &Launches) {
+  double Sum = 0;
+  for (const PendingLaunch &L : Launches)
+    Sum += L.Traits.AloneSeconds;
+  return Sum;
+}
+
+std::vector<unsigned> runsOf(const Schedule &S, unsigned Launch) {
+  std::vector<unsigned> Out;
+  for (unsigned I = 0; I < S.Runs.size(); ++I)
+    if (S.Runs[I].Launch == Launch)
+      Out.push_back(I);
+  return Out;
+}
+
+// What every plan promises, checked without checkSchedule(): each launch's
+// CTAs once, in CTA order on one lane; the runs of a launch after all runs
+// of the earlier launches of its stream; the plan's prediction is what
+// predictSeconds() makes of it.
+void expectValid(const std::vector<PendingLaunch> &Launches, const Schedule &S,
+                 const DeviceModel &M) {
+  for (unsigned L = 0; L < Launches.size(); ++L) {
+    unsigned Next = 0;
+    for (unsigned I : runsOf(S, L)) {
+      const SliceRun &R = S.Runs[I];
+      EXPECT_EQ(R.FirstCta, Next) << "launch " << L << ", run " << I;
+      EXPECT_GE(R.Ctas, 1u);
+      EXPECT_GE(R.SliceCtas, 1u);
+      EXPECT_LE(R.SliceCtas, R.Ctas);
+      EXPECT_LE(R.Lane, 1u);
+      EXPECT_EQ(R.Lane, S.Runs[runsOf(S, L).front()].Lane);
+      Next += R.Ctas;
+    }
+    EXPECT_EQ(Next, Launches[L].Traits.Ctas) << "launch " << L;
+  }
+  std::map<unsigned, unsigned> LastRunOfStream; // index + 1
+  std::map<unsigned, unsigned> LastLaunchOfStream;
+  for (unsigned L = 0; L < Launches.size(); ++L) {
+    std::vector<unsigned> Runs = runsOf(S, L);
+    if (Runs.empty())
+      continue;
+    unsigned Stream = Launches[L].Stream;
+    if (LastRunOfStream.count(Stream)) {
+      EXPECT_GT(Runs.front() + 1, LastRunOfStream[Stream])
+          << "launch " << L << " starts before launch "
+          << LastLaunchOfStream[Stream] << " of its stream ends";
+    }
+    LastRunOfStream[Stream] = Runs.back() + 1;
+    LastLaunchOfStream[Stream] = L;
+  }
+  std::string Error;
+  EXPECT_TRUE(checkSchedule(Launches, S, &Error)) << Error;
+  EXPECT_NEAR(predictSeconds(M, Launches, S), S.PredictedSeconds,
+              1e-9 * S.PredictedSeconds);
+}
+
+// Launch L runs whole in one run, with nothing beside it: a fence before
+// it (unless first) and before the run after it (unless last).
+void expectWholeAndAlone(const Schedule &S, unsigned L, unsigned Ctas) {
+  std::vector<unsigned> Runs = runsOf(S, L);
+  ASSERT_EQ(Runs.size(), 1u) << "launch " << L;
+  const SliceRun &R = S.Runs[Runs[0]];
+  EXPECT_EQ(R.FirstCta, 0u);
+  EXPECT_EQ(R.Ctas, Ctas);
+  EXPECT_EQ(R.SliceCtas, Ctas);
+  EXPECT_TRUE(Runs[0] == 0 || R.Fence) << "launch " << L;
+  EXPECT_TRUE(Runs[0] + 1 == S.Runs.size() || S.Runs[Runs[0] + 1].Fence)
+      << "launch " << L;
+}
+
+bool anyNoteHas(const Schedule &S, const std::string &Text) {
+  return std::any_of(S.Notes.begin(), S.Notes.end(), [&](const std::string &N) {
+    return N.find(Text) != std::string::npos;
+  });
+}
+
+//===----------------------------------------------------------------------===//
+// The IPC model
+//===----------------------------------------------------------------------===//
+
+TEST(KerneletIpc, NoMemoryInstructionsIssueEveryCycle) {
+  for (unsigned W = 1; W <= 16; ++W)
+    EXPECT_DOUBLE_EQ(soloIpc(h100(), 0, W), 1) << W << " warps";
+  EXPECT_EQ(soloIpc(h100(), 0.3, 0), 0);
+}
+
+TEST(KerneletIpc, GrowsWithWarps) {
+  for (double Rm : {0.01, 0.05, 0.2, 0.5, 1.0})
+    for (unsigned W = 2; W <= 16; ++W)
+      EXPECT_GT(soloIpc(h100(), Rm, W), soloIpc(h100(), Rm, W - 1))
+          << "ratio " << Rm << ", " << W << " warps";
+}
+
+TEST(KerneletIpc, FallsWithMemoryRatioAndLatency) {
+  for (unsigned W : {1u, 4u, 16u}) {
+    double Last = 1;
+    for (double Rm : {0.01, 0.05, 0.1, 0.3, 0.6, 1.0}) {
+      double Ipc = soloIpc(h100(), Rm, W);
+      EXPECT_LT(Ipc, Last) << "ratio " << Rm << ", " << W << " warps";
+      Last = Ipc;
+    }
+    DeviceModel Slow = h100(), Steep = h100();
+    Slow.LatencyBase = 800;
+    Steep.LatencySlope = 40;
+    EXPECT_LT(soloIpc(Slow, 0.1, W), soloIpc(h100(), 0.1, W));
+    EXPECT_LT(soloIpc(Steep, 0.1, W), soloIpc(h100(), 0.1, W));
+  }
+}
+
+TEST(KerneletIpc, OneWarpMatchesItsClosedForm) {
+  // Ready -> idle with probability Rm; idle -> ready with 1 / L(1) (a
+  // round of one cycle): IPC = P(ready) = (1 / L) / (Rm + 1 / L).
+  double Wake = 1 / (400.0 + 10.0);
+  EXPECT_NEAR(soloIpc(h100(), 0.2, 1), Wake / (0.2 + Wake), 1e-14);
+}
+
+TEST(KerneletIpc, StationaryVectorsAreDistributions) {
+  for (double Rm : {0.0, 0.01, 0.3, 1.0})
+    for (unsigned W : {0u, 1u, 7u, 16u}) {
+      std::vector<double> Pi = soloStationary(h100(), Rm, W);
+      ASSERT_EQ(Pi.size(), W + 1);
+      EXPECT_NEAR(std::accumulate(Pi.begin(), Pi.end(), 0.0), 1, 1e-12);
+      for (double P : Pi)
+        EXPECT_GE(P, 0);
+      double Ipc = soloIpc(h100(), Rm, W);
+      EXPECT_GE(Ipc, 0);
+      EXPECT_LE(Ipc, 1);
+    }
+  // No memory instructions: every warp stays ready.
+  EXPECT_DOUBLE_EQ(soloStationary(h100(), 0, 8)[0], 1);
+  // Memory latency of 0 wakes idle warps at once; with every instruction a
+  // memory one the warps swing between all ready and all idle.
+  DeviceModel Instant = h100();
+  Instant.LatencyBase = Instant.LatencySlope = 0;
+  std::vector<double> Swing = soloStationary(Instant, 1, 4);
+  EXPECT_NEAR(Swing[0], 0.5, 1e-9);
+  EXPECT_NEAR(Swing[4], 0.5, 1e-9);
+}
+
+TEST(KerneletIpc, StationaryDistributionOfAGivenChain) {
+  // Two states: a = P(0 -> 1), b = P(1 -> 0); pi = (b, a) / (a + b).
+  std::vector<double> Pi = stationaryDistribution({0.9, 0.1, 0.3, 0.7}, 2);
+  ASSERT_EQ(Pi.size(), 2u);
+  EXPECT_NEAR(Pi[0], 0.75, 1e-15);
+  EXPECT_NEAR(Pi[1], 0.25, 1e-15);
+  // A periodic class {0, 1} and a closed state 2: the class state 0 is in.
+  Pi = stationaryDistribution({0, 1, 0, 1, 0, 0, 0, 0, 1}, 3);
+  ASSERT_EQ(Pi.size(), 3u);
+  EXPECT_NEAR(Pi[0], 0.5, 1e-9);
+  EXPECT_NEAR(Pi[1], 0.5, 1e-9);
+  EXPECT_NEAR(Pi[2], 0, 1e-9);
+  // Not a transition matrix: nothing.
+  EXPECT_TRUE(stationaryDistribution({0.5, 0.6, 0.5, 0.5}, 2).empty());
+  EXPECT_TRUE(stationaryDistribution({-0.5, 1.5, 0.5, 0.5}, 2).empty());
+  EXPECT_TRUE(stationaryDistribution({1, 0, 0}, 2).empty());
+  EXPECT_TRUE(stationaryDistribution({}, 0).empty());
+}
+
+TEST(KerneletIpc, PairWithAnEmptyKernelIsSolo) {
+  for (double Rm : {0.0, 0.05, 0.3})
+    for (unsigned W : {1u, 8u, 16u}) {
+      PairIpc First = pairIpc(h100(), Rm, W, 0.5, 0);
+      EXPECT_NEAR(First.First, soloIpc(h100(), Rm, W), 1e-13);
+      EXPECT_EQ(First.Second, 0);
+      PairIpc Second = pairIpc(h100(), 0.5, 0, Rm, W);
+      EXPECT_EQ(Second.First, 0);
+      EXPECT_NEAR(Second.Second, soloIpc(h100(), Rm, W), 1e-13);
+    }
+  PairIpc None = pairIpc(h100(), 0.1, 0, 0.1, 0);
+  EXPECT_EQ(None.First, 0);
+  EXPECT_EQ(None.Second, 0);
+}
+
+TEST(KerneletIpc, SwappingThePairSwapsTheIpcs) {
+  for (auto [Wa, Wb] : {std::pair{8u, 8u}, {4u, 12u}, {16u, 16u}}) {
+    PairIpc AB = pairIpc(h100(), 0.01, Wa, 0.3, Wb);
+    PairIpc BA = pairIpc(h100(), 0.3, Wb, 0.01, Wa);
+    EXPECT_NEAR(AB.First, BA.Second, 1e-12);
+    EXPECT_NEAR(AB.Second, BA.First, 1e-12);
+    EXPECT_LE(AB.First + AB.Second, 1 + 1e-12); // one issue slot a cycle
+  }
+  PairIpc Same = pairIpc(h100(), 0.2, 6, 0.2, 6);
+  EXPECT_NEAR(Same.First, Same.Second, 1e-12);
+}
+
+TEST(KerneletIpc, CalibrationRecoversTheLatencies) {
+  DeviceModel Truth = h100();
+  Truth.LatencyBase = 300;
+  Truth.LatencySlope = 20;
+  std::vector<IpcSample> Samples;
+  for (double Rm : {0.02, 0.05, 0.1, 0.2, 0.4})
+    for (unsigned W : {2u, 8u, 16u})
+      Samples.push_back({Rm, W, soloIpc(Truth, Rm, W)});
+  DeviceModel Fit = calibrate(h100(), Samples);
+  EXPECT_NEAR(Fit.LatencyBase, 300, 3);
+  EXPECT_NEAR(Fit.LatencySlope, 20, 0.5);
+  EXPECT_EQ(Fit.NumSms, H100Sms);
+  // Nothing to fit: the model as given.
+  DeviceModel Same = calibrate(h100(), {});
+  EXPECT_EQ(Same.LatencyBase, 400);
+  EXPECT_EQ(Same.LatencySlope, 10);
+  Same = calibrate(h100(), {{0.1, 0, 0.5}, {NAN, 4, 0.5}});
+  EXPECT_EQ(Same.LatencyBase, 400);
+}
+
+//===----------------------------------------------------------------------===//
+// Pairs
+//===----------------------------------------------------------------------===//
+
+TEST(KerneletPair, ComplementaryKernelsProfitMore) {
+  std::optional<PairChoice> Mixed = choosePair(h100(), compute(), memory());
+  std::optional<PairChoice> Memory = choosePair(h100(), memory(), memory());
+  std::optional<PairChoice> Compute = choosePair(h100(), compute(), compute());
+  ASSERT_TRUE(Mixed && Memory && Compute);
+  EXPECT_GT(Mixed->Profit, Memory->Profit);
+  EXPECT_GT(Mixed->Profit, Compute->Profit);
+  EXPECT_GT(Mixed->Profit, 0.05);
+  for (const KernelTraits &A : {compute(), memory()})
+    for (const KernelTraits &B : {compute(), memory()})
+      for (const PairChoice &C : pairOptions(h100(), A, B)) {
+        EXPECT_LT(C.Profit, 1);
+        EXPECT_GT(C.RateA, 0);
+        EXPECT_GT(C.RateB, 0);
+      }
+}
+
+TEST(KerneletPair, OptionsAreEveryFeasibleSplit) {
+  KernelTraits Wide = kernel("wide", 0.1, FullGrid);
+  Wide.WarpsPerCta = 16;
+  Wide.CtasPerSm = 4;
+  KernelTraits Small = kernel("small", 0.2, FullGrid);
+  Small.WarpsPerCta = 2;
+  Small.CtasPerSm = 16;
+  DeviceModel M = h100();
+  std::vector<PairChoice> Options = pairOptions(M, Wide, Small);
+  unsigned Feasible = 0;
+  for (unsigned A = 1; A <= Wide.CtasPerSm; ++A)
+    for (unsigned B = 1; B <= Small.CtasPerSm; ++B)
+      Feasible +=
+          double(A) / Wide.CtasPerSm + double(B) / Small.CtasPerSm <=
+              1 + 1e-9 &&
+          A * Wide.WarpsPerCta + B * Small.WarpsPerCta <= M.MaxWarpsPerSm;
+  EXPECT_EQ(Options.size(), Feasible);
+  for (const PairChoice &C : Options) {
+    EXPECT_GE(C.CtasPerSmA, 1u);
+    EXPECT_GE(C.CtasPerSmB, 1u);
+    EXPECT_LE(double(C.CtasPerSmA) / Wide.CtasPerSm +
+                  double(C.CtasPerSmB) / Small.CtasPerSm,
+              1 + 1e-9);
+    EXPECT_LE(C.CtasPerSmA * Wide.WarpsPerCta +
+                  C.CtasPerSmB * Small.WarpsPerCta,
+              M.MaxWarpsPerSm);
+  }
+  // A launch of one partial wave offers no more CTAs per SM than it has.
+  for (const PairChoice &C : pairOptions(M, compute(2 * H100Sms), memory()))
+    EXPECT_LE(C.CtasPerSmA, 2u);
+  // Traits the model cannot use: no options.
+  KernelTraits NoTime = memory();
+  NoTime.AloneSeconds = 0;
+  EXPECT_TRUE(pairOptions(M, compute(), NoTime).empty());
+  EXPECT_FALSE(choosePair(M, compute(), NoTime));
+  std::string Error;
+  EXPECT_FALSE(checkTraits(NoTime, &Error));
+  EXPECT_EQ(Error, "no alone time");
+  DeviceModel NoSms = M;
+  NoSms.NumSms = 0;
+  EXPECT_FALSE(choosePair(NoSms, compute(), memory()));
+}
+
+TEST(KerneletPair, ChoiceIsTheBalancedSplit) {
+  DeviceModel M = h100();
+  std::vector<std::pair<KernelTraits, KernelTraits>> Pairs = {
+      {compute(), memory()},
+      {memory(), compute()},
+      {compute(FullGrid, 3e-3), memory()},
+      {kernel("a", 0.05), kernel("b", 0.6, FullGrid, 4e-3)}};
+  for (const auto &[A, B] : Pairs) {
+    std::optional<PairChoice> C = choosePair(M, A, B);
+    ASSERT_TRUE(C);
+    std::vector<PairChoice> Options = pairOptions(M, A, B);
+    double Least = 1;
+    for (const PairChoice &O : Options)
+      Least = std::min(Least, sliceImbalance(M, O));
+    EXPECT_LE(sliceImbalance(M, *C), Least + 0.05 + 1e-12);
+    for (const PairChoice &O : Options)
+      EXPECT_TRUE(sliceImbalance(M, O) > Least + 0.05 || C->Profit >= O.Profit);
+    EXPECT_TRUE(std::any_of(Options.begin(), Options.end(), [&](auto &O) {
+      return O.CtasPerSmA == C->CtasPerSmA && O.CtasPerSmB == C->CtasPerSmB;
+    }));
+  }
+  // The slower kernel gets the more CTAs per SM.
+  std::optional<PairChoice> C = choosePair(M, compute(), memory());
+  EXPECT_GT(C->CtasPerSmA, C->CtasPerSmB);
+}
+
+//===----------------------------------------------------------------------===//
+// Schedules
+//===----------------------------------------------------------------------===//
+
+TEST(KerneletPlan, SerialPredictsTheSumOfAloneTimes) {
+  std::vector<PendingLaunch> Launches = {
+      launch(0, compute(FullGrid, 1e-3)), launch(1, memory(FullGrid, 2e-3)),
+      launch(0, kernel("unknown", 0, 500, 0.5e-3), false, false),
+      launch(2, memory(100, 0.1e-3))};
+  Schedule S = planSerial(Launches);
+  ASSERT_EQ(S.Runs.size(), Launches.size());
+  for (unsigned L = 0; L < Launches.size(); ++L) {
+    EXPECT_EQ(S.Runs[L].Launch, L);
+    EXPECT_EQ(S.Runs[L].Lane, 0u);
+    EXPECT_EQ(S.Runs[L].SliceCtas, Launches[L].Traits.Ctas);
+  }
+  EXPECT_NEAR(S.PredictedSeconds, 3.6e-3, 1e-15);
+  EXPECT_NEAR(predictSeconds(h100(), Launches, S), sumOfAloneTimes(Launches),
+              1e-15);
+}
+
+TEST(KerneletPlan, ComplementaryKernelsArePaired) {
+  std::vector<PendingLaunch> Launches = {launch(0, compute()),
+                                         launch(1, memory())};
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  std::optional<PairChoice> C = choosePair(h100(), compute(), memory());
+  ASSERT_FALSE(S.Runs.empty());
+  EXPECT_EQ(S.Runs[0].SliceCtas, C->CtasPerSmA * H100Sms);
+  EXPECT_EQ(S.Runs[1].SliceCtas, C->CtasPerSmB * H100Sms);
+  EXPECT_NE(S.Runs[0].Lane, S.Runs[1].Lane);
+  EXPECT_TRUE(anyNoteHas(S, "co-run")) << S.Notes.front();
+  EXPECT_LT(S.PredictedSeconds, 0.99 * sumOfAloneTimes(Launches));
+}
+
+TEST(KerneletPlan, MinimumSlices) {
+  DeviceModel M = h100();
+  M.SliceLaunchSeconds = 5e-6;
+  M.MaxSliceOverhead = 0.02;
+  // A slice must run at least 5 us / 2% = 250 us: a quarter of a 1 ms
+  // launch.
+  EXPECT_EQ(minSliceCtas(M, compute()), FullGrid / 4);
+  EXPECT_EQ(minSliceCtas(M, compute(FullGrid, 0)), 1u); // no time: no rule
+  std::vector<PendingLaunch> Launches = {launch(0, compute()),
+                                         launch(1, memory())};
+  Schedule S = planGreedy(M, Launches);
+  expectValid(Launches, S, M);
+  ASSERT_GE(S.Runs.size(), 2u);
+  for (const SliceRun &R : S.Runs)
+    EXPECT_GE(R.SliceCtas, std::min(R.Ctas, FullGrid / 4));
+  EXPECT_TRUE(anyNoteHas(S, "co-run")) << S.Notes.front();
+  // Launches of 400 us cannot be cut into two slices of 250 us.
+  Launches = {launch(0, compute(FullGrid, 400e-6)),
+              launch(1, memory(FullGrid, 400e-6))};
+  S = planGreedy(M, Launches);
+  expectValid(Launches, S, M);
+  expectWholeAndAlone(S, 0, FullGrid);
+  expectWholeAndAlone(S, 1, FullGrid);
+  EXPECT_TRUE(anyNoteHas(S, "too short to slice")) << S.Notes.front();
+}
+
+TEST(KerneletPlan, AlikeKernelsRunAlone) {
+  // Two memory-bound kernels gain nothing from sharing SMs.
+  std::vector<PendingLaunch> Launches = {launch(0, memory()),
+                                         launch(1, memory())};
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  expectWholeAndAlone(S, 0, FullGrid);
+  expectWholeAndAlone(S, 1, FullGrid);
+  EXPECT_TRUE(anyNoteHas(S, "profits")) << S.Notes.front();
+  EXPECT_NEAR(S.PredictedSeconds, sumOfAloneTimes(Launches), 1e-15);
+  // With no profit required, the pair co-runs.
+  Schedule Any = planGreedy(h100(), Launches, -1);
+  expectValid(Launches, Any, h100());
+  EXPECT_LT(Any.Runs[0].SliceCtas, FullGrid);
+}
+
+TEST(KerneletPlan, PairsThatEndLaterDoNotCoRun) {
+  // One wave of a long kernel next to a short one: the split profits while
+  // both run, but halving the wave makes the long kernel run two waves,
+  // the second alone at half occupancy.
+  KernelTraits Wave = kernel("wave", 0.04, 4 * H100Sms - 31, 710e-6);
+  Wave.CtasPerSm = 4;
+  KernelTraits Short = kernel("short", 0.11, 2094, 130e-6);
+  Short.WarpsPerCta = 1;
+  Short.CtasPerSm = 32;
+  std::optional<PairChoice> C = choosePair(h100(), Wave, Short);
+  ASSERT_TRUE(C);
+  EXPECT_GT(C->Profit, 0.02);
+  std::vector<PendingLaunch> Launches = {launch(0, Wave), launch(1, Short)};
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  expectWholeAndAlone(S, 0, Wave.Ctas);
+  expectWholeAndAlone(S, 1, Short.Ctas);
+  EXPECT_TRUE(anyNoteHas(S, "end later co-running")) << S.Notes.front();
+  EXPECT_NEAR(S.PredictedSeconds, sumOfAloneTimes(Launches), 1e-15);
+}
+
+TEST(KerneletPlan, UnknownAndUnsliceableLaunchesRunWholeAndAlone) {
+  std::vector<PendingLaunch> Launches = {
+      launch(0, compute()),
+      launch(1, memory()),
+      launch(2, memory(1000), /*Sliceable=*/false),
+      launch(3, compute(2000), true, /*Known=*/false),
+      launch(0, compute()),
+      launch(1, memory())};
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  expectWholeAndAlone(S, 2, 1000);
+  expectWholeAndAlone(S, 3, 2000);
+  EXPECT_TRUE(anyNoteHas(S, "launch 2 (memory) runs whole, alone: not "
+                            "sliceable"));
+  EXPECT_TRUE(anyNoteHas(S, "launch 3 (compute) runs whole, alone: traits "
+                            "not measured"));
+  // The others still pair.
+  EXPECT_TRUE(anyNoteHas(S, "co-run") || anyNoteHas(S, "joins"));
+  EXPECT_LT(S.PredictedSeconds, sumOfAloneTimes(Launches));
+}
+
+TEST(KerneletPlan, RunningKernelTakesANewSplitForANewPartner) {
+  // A long compute kernel meets a short memory kernel, then a kernel that
+  // wants another split: the compute kernel's run is cut at a whole slice
+  // and continues with the new slice size on its lane.
+  std::vector<PendingLaunch> Launches = {
+      launch(0, compute(4 * FullGrid, 4e-3)), launch(1, memory(FullGrid / 4)),
+      launch(1, kernel("mixed", 0.1, FullGrid, 1e-3))};
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  std::vector<unsigned> Runs = runsOf(S, 0);
+  ASSERT_GE(Runs.size(), 2u);
+  const SliceRun &First = S.Runs[Runs[0]], &Next = S.Runs[Runs[1]];
+  EXPECT_EQ(First.Ctas % First.SliceCtas, 0u) << "cut at a whole slice";
+  EXPECT_NE(First.SliceCtas, Next.SliceCtas);
+  EXPECT_GT(Runs[1], runsOf(S, 1).back()) << "after the first partner";
+  EXPECT_TRUE(anyNoteHas(S, "joins"));
+}
+
+TEST(KerneletPlan, OneStreamIsSerial) {
+  std::vector<PendingLaunch> Launches = {
+      launch(7, compute()), launch(7, memory()),
+      launch(7, compute(300, 0.2e-3)), launch(7, memory(FullGrid, 3e-3))};
+  Schedule S = planGreedy(h100(), Launches), Serial = planSerial(Launches);
+  expectValid(Launches, S, h100());
+  ASSERT_EQ(S.Runs.size(), Serial.Runs.size());
+  for (size_t I = 0; I < S.Runs.size(); ++I) {
+    EXPECT_EQ(S.Runs[I].Launch, Serial.Runs[I].Launch);
+    EXPECT_EQ(S.Runs[I].Lane, Serial.Runs[I].Lane);
+    EXPECT_EQ(S.Runs[I].FirstCta, Serial.Runs[I].FirstCta);
+    EXPECT_EQ(S.Runs[I].Ctas, Serial.Runs[I].Ctas);
+    EXPECT_EQ(S.Runs[I].SliceCtas, Serial.Runs[I].SliceCtas);
+  }
+  EXPECT_NEAR(S.PredictedSeconds, Serial.PredictedSeconds, 1e-15);
+  EXPECT_TRUE(anyNoteHas(S, "no other launch ready"));
+}
+
+TEST(KerneletPlan, ManyStreamsOfManyLaunches) {
+  std::vector<PendingLaunch> Launches;
+  const double Ratios[] = {0.01, 0.3, 0.05, 0.6, 0.02, 0.2};
+  for (unsigned I = 0; I < 16; ++I) {
+    KernelTraits T = kernel("k" + std::to_string(I), Ratios[I % 6],
+                            FullGrid / (1 + I % 3), 1e-3 / (1 + I % 3));
+    if (I % 5 == 4)
+      T.WarpsPerCta = 4, T.CtasPerSm = 16;
+    Launches.push_back(launch(I % 4, T, I != 9, I != 13));
+  }
+  Launches.push_back(launch(2, kernel("empty", 0.1, 0)));
+  Launches.push_back(launch(2, compute(H100Sms / 2, 1e-5)));
+  Schedule S = planGreedy(h100(), Launches);
+  expectValid(Launches, S, h100());
+  expectWholeAndAlone(S, 9, Launches[9].Traits.Ctas);
+  expectWholeAndAlone(S, 13, Launches[13].Traits.Ctas);
+  EXPECT_TRUE(runsOf(S, 16).empty());
+  EXPECT_TRUE(anyNoteHas(S, "launch 16 (empty) has no CTAs"));
+  EXPECT_LT(S.PredictedSeconds, sumOfAloneTimes(Launches));
+  EXPECT_FALSE(anyNoteHas(S, "internal"));
+}
+
+TEST(KerneletPlan, RandomBatchesKeepThePromises) {
+  uint64_t Seed = 12345;
+  auto next = [&](unsigned Below) {
+    Seed = Seed * 6364136223846793005ull + 1442695040888963407ull;
+    return unsigned((Seed >> 33) % Below);
+  };
+  DeviceModel M = h100();
+  M.NumSms = 16;
+  for (unsigned Batch = 0; Batch < 40; ++Batch) {
+    std::vector<PendingLaunch> Launches;
+    unsigned Streams = 1 + next(4), Count = 1 + next(9);
+    for (unsigned I = 0; I < Count; ++I) {
+      KernelTraits T =
+          kernel("k" + std::to_string(I), next(101) / 100.0,
+                 next(8) == 0 ? 0 : 1 + next(400), (1 + next(100)) * 1e-5);
+      T.WarpsPerCta = 1u << next(6);
+      T.CtasPerSm = std::max(1u, 64 / T.WarpsPerCta / (1 + next(3)));
+      Launches.push_back(launch(next(Streams), T, next(6) != 0, next(6) != 0));
+    }
+    Schedule S = planGreedy(M, Launches);
+    SCOPED_TRACE("batch " + std::to_string(Batch));
+    expectValid(Launches, S, M);
+    EXPECT_FALSE(anyNoteHas(S, "internal"));
+    EXPECT_LE(S.PredictedSeconds, sumOfAloneTimes(Launches) * (1 + 1e-9));
+  }
+}
+
+TEST(KerneletPlan, BrokenPlansAreRejected) {
+  std::vector<PendingLaunch> Launches = {
+      launch(0, compute(1000)), launch(0, memory(500)),
+      launch(1, memory(300), /*Sliceable=*/false)};
+  auto plan = [](std::vector<SliceRun> Runs) {
+    Schedule S;
+    S.Runs = std::move(Runs);
+    return S;
+  };
+  Schedule Good = plan({{0, 0, 0, 600, 200},
+                        {2, 1, 0, 300, 300},
+                        {0, 0, 600, 400, 400},
+                        {1, 1, 0, 500, 100}});
+  std::string Error;
+  EXPECT_TRUE(checkSchedule(Launches, Good, &Error)) << Error;
+  EXPECT_TRUE(std::isfinite(predictSeconds(h100(), Launches, Good)));
+  std::vector<Schedule> Bad = {
+      plan({{0, 0, 0, 1000, 1000}, {2, 1, 0, 300, 300}}), // launch 1 missing
+      plan({{0, 0, 0, 1000, 1000},
+            {0, 0, 0, 1000, 1000},
+            {1, 0, 0, 500, 500},
+            {2, 0, 0, 300, 300}}), // twice
+      plan({{1, 0, 0, 500, 500},
+            {0, 0, 0, 1000, 1000},
+            {2, 0, 0, 300, 300}}), // stream order
+      plan({{0, 0, 0, 500, 100},
+            {0, 1, 500, 500, 100},
+            {1, 0, 0, 500, 500},
+            {2, 0, 0, 300, 300}}), // two lanes
+      plan({{0, 2, 0, 1000, 1000},
+            {1, 2, 0, 500, 500},
+            {2, 0, 0, 300, 300}}), // no lane 2
+      plan({{0, 0, 0, 1000, 1000},
+            {1, 0, 0, 500, 500},
+            {2, 0, 0, 300, 100}}), // an unsliceable launch in slices
+      plan({{0, 0, 0, 1000, 0},
+            {1, 0, 0, 500, 500},
+            {2, 0, 0, 300, 300}}), // empty slices
+      plan({{3, 0, 0, 1, 1}})};    // no such launch
+  for (size_t I = 0; I < Bad.size(); ++I) {
+    Error.clear();
+    EXPECT_FALSE(checkSchedule(Launches, Bad[I], &Error)) << "plan " << I;
+    EXPECT_FALSE(Error.empty());
+    EXPECT_EQ(predictSeconds(h100(), Launches, Bad[I]),
+              std::numeric_limits<double>::infinity());
+  }
+}
+
+TEST(KerneletPlan, NoLaunchesNoRuns) {
+  Schedule S = planGreedy(h100(), {});
+  EXPECT_TRUE(S.Runs.empty());
+  EXPECT_EQ(S.PredictedSeconds, 0);
+  EXPECT_EQ(predictSeconds(h100(), {}, S), 0);
+}
+
+} // namespace
