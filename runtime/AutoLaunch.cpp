@@ -340,6 +340,13 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
 // Public API (smc.h)
 //===----------------------------------------------------------------------===//
 
+ProfileSet loadedProfiles() {
+  AutoState &S = autoState();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  start(S);
+  return S.Profiles;
+}
+
 bool loadProfiles(const std::string &Path, std::string *Error) {
   AutoState &S = autoState();
   std::lock_guard<std::mutex> Lock(S.Mutex);

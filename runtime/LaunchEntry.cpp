@@ -4,11 +4,12 @@
 // __smc_launch_kernel_ptsz) where they called cudaLaunchKernel, and
 // __smc_device_reset where they called cudaDeviceReset.
 //
-// Steady state: a thread-local cache maps (kernel, device, launch shape,
-// policy epoch) to the prepared launch, and another (DeviceResources.cpp)
-// maps the stream to its counter block, so a launch costs cudaGetDevice,
-// cudaStreamIsCapturing, cudaStreamGetId (named streams only) and
-// cuLaunchKernel: no lock, allocation or string work.  A miss goes to
+// Between smc::Batch::begin() and end() a launch is recorded instead
+// (Batch.cpp).  Steady state: a thread-local cache maps (kernel, device, launch
+// shape, policy epoch) to the prepared launch, and another
+// (DeviceResources.cpp) maps the stream to its counter block, so a launch costs
+// cudaGetDevice, cudaStreamIsCapturing, cudaStreamGetId (named streams only)
+// and cuLaunchKernel: no lock, allocation or string work.  A miss goes to
 // prepare() (PreparedLaunch.cpp).
 //===----------------------------------------------------------------------===//
 #include "HostEntries.h"
@@ -45,7 +46,12 @@ void cachePrepared(const LaunchRequest &Req, int Device, uint64_t Epoch,
       PreparedSlot{Req.Func, Prepared, Epoch, Device, Req.Partition, Req.Shape};
 }
 
-cudaError_t launch(LaunchRequest Req) {
+} // namespace
+
+cudaError_t launchRequest(LaunchRequest Req) {
+  // Inside smc::Batch::begin()/end() the launch is recorded (Batch.cpp).
+  if (batchRecording())
+    return recordIntoBatch(Req);
   // Reads SMC_STATS on the first launch, so that its file is written even
   // if no launch gets recorded.
   stats::enabled();
@@ -75,6 +81,8 @@ cudaError_t launch(LaunchRequest Req) {
   return dispatchPrepared(*P, Req);
 }
 
+namespace {
+
 LaunchRequest request(const void *Func, dim3 Grid, dim3 Block, void **Args,
                       size_t SharedMem, cudaStream_t Stream, bool Ptsz) {
   LaunchRequest Req;
@@ -95,16 +103,16 @@ extern "C" cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
                                            dim3 Block, void **Args,
                                            size_t SharedMem,
                                            cudaStream_t Stream) {
-  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
-                                  /*ptsz=*/false));
+  return smc::launchRequest(
+      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/false));
 }
 
 extern "C" cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
                                                 dim3 Block, void **Args,
                                                 size_t SharedMem,
                                                 cudaStream_t Stream) {
-  return smc::launch(smc::request(Func, Grid, Block, Args, SharedMem, Stream,
-                                  /*ptsz=*/true));
+  return smc::launchRequest(
+      smc::request(Func, Grid, Block, Args, SharedMem, Stream, /*ptsz=*/true));
 }
 
 // The device's memory, modules and streams go with its context: the runtime

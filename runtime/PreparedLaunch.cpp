@@ -178,7 +178,9 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
     K->PolicyEpoch = Epoch;
   }
   uint32_t PolicyId = K->PolicyId;
-  if (Req.Partition)
+  if (Req.Sliced)
+    PolicyId = wholeSlicePolicyId();
+  else if (Req.Partition)
     PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
   else if (Req.ConfinedSms)
     PolicyId =

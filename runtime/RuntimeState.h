@@ -23,6 +23,9 @@
 //                        yielding SM-centric launches
 //   AutoLaunch.cpp       policy auto: the co-run scheduler decides each
 //                        launch (AutoPolicy.h, CoRunScheduler.h)
+//   Batch.cpp            smc::Batch: launches recorded, then run as slices
+//                        co-scheduled on two lanes (KerneletModel.h,
+//                        KerneletSearch.h)
 //
 // then runtime/device/SmcWorker.cu on the GPU.  Slow paths hold
 // Globals::Mutex; the fast path (a cached prepared launch and counter block)
@@ -33,6 +36,7 @@
 
 #include "AutoPolicy.h"
 #include "Driver.h"
+#include "KernelProfile.h"
 #include "PolicyText.h"
 #include "QueuePlan.h"
 #include "smc/abi.h"
@@ -97,6 +101,9 @@ struct LaunchRequest {
   unsigned ConfinedWorkersPerSM = 0;
   // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
   const std::string *AutoDecision = nullptr;
+  // A batch's slices (Batch.cpp): the __slice variant in one slice,
+  // whatever the kernel's policy.
+  bool Sliced = false;
 
   // The stream as the driver sees it: a null stream of the _ptsz entry is
   // the thread's per-thread stream, otherwise the legacy stream.
@@ -416,6 +423,8 @@ uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
 // default SM-centric one; others are returned unchanged).
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
+// The id of the slice policy of one slice (a batch's slices, Batch.cpp).
+uint32_t wholeSlicePolicyId();
 const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//
@@ -588,6 +597,19 @@ bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
 //===----------------------------------------------------------------------===//
 // Prepared launches (PreparedLaunch.cpp), no lock held
 //===----------------------------------------------------------------------===//
+
+// A launch as the program made it: the runtime's whole launch path
+// (LaunchEntry.cpp).
+cudaError_t launchRequest(LaunchRequest Req);
+
+// The profiles loaded (SMC_PROFILE, smc::loadProfiles), a copy
+// (AutoLaunch.cpp).
+ProfileSet loadedProfiles();
+
+// Whether this thread records its launches into an smc::Batch, and the
+// recording of one (Batch.cpp).
+bool batchRecording();
+cudaError_t recordIntoBatch(const LaunchRequest &Req);
 
 // The prepared launch of a request's configuration (slow path).  Null when
 // the launch should be forwarded to the original uncached.

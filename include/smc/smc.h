@@ -15,6 +15,7 @@
 #ifndef SMC_SMC_H
 #define SMC_SMC_H
 
+#include <memory>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -212,6 +213,128 @@ void setPriorityMode(PriorityMode mode);
 // far (SMC_PROFILE's too).  Returns false, with *error set and the loaded
 // profiles unchanged, when the file cannot be read or is not a profile.
 bool loadProfiles(const std::string &path, std::string *error = nullptr);
+
+// Slice co-scheduling (Kernelet: High-Throughput GPU Kernel Executions with
+// Dynamic Slicing and Scheduling, TPDS 2014).  A batch records kernel
+// launches, from any streams, instead of running them; run() then runs
+// them as slices (the __slice variant, a range of the original CTAs per
+// launch) of two kernels at a time, on two streams of the runtime, so that
+// complementary kernels (one bound by memory, one by computation) share
+// the SMs in the proportion a performance model predicts best.  Each
+// stream's launches keep their order; work the program queues on a stream
+// after run() waits for that stream's launches of the batch, and the batch
+// waits for what was queued on its streams before run().
+//
+//   smc::Batch batch;
+//   batch.begin();
+//   kernelA<<<gridA, blockA, 0, s1>>>(...);   // recorded, not run
+//   kernelB<<<gridB, blockB, 0, s2>>>(...);
+//   batch.end();
+//   batch.run();                              // enqueued; returns at once
+//
+// Only kernel launches made through code compiled with the SMC plugin, from
+// the thread that called begin(), are recorded; other work the program
+// queues on those streams before run() (copies, events, launches from other
+// threads) runs before the batch's launches.  Arguments are copied when a
+// launch is recorded.  The model needs each launch configuration's "issue"
+// profile (loadProfiles, SMC_PROFILE; scripts/smc-profile --ncu records it);
+// a launch without one, of a kernel without a usable __slice variant, or
+// inside a stream capture runs whole, alone, and the user is told once why.
+class Batch {
+public:
+  enum class Mode {
+    // Slices of pairs of kernels that the model (the paper's Markov chain
+    // over idle warps) predicts to profit from sharing SMs (the default).
+    Kernelet,
+    // For launches that recur (the same kernels, shapes and streams, batch
+    // after batch): the fastest layout measured so far.  A layout puts the
+    // streams on the two lanes (which share one, in which order) and runs
+    // each stream's launches whole or in slices.  The first batch runs as
+    // plain streams would; later ones try the neighbouring layouts of the
+    // best (one stream's slicing changed, or two streams' places swapped),
+    // each timed once with events, and move to a faster one while one is
+    // at least 2% faster; then the best is kept.
+    Search,
+    Serial,  // each launch whole, one after another in record order
+    Streams, // each launch whole on its own stream: as without the batch
+  };
+  // Streams (numbered as launches() does) on the two lanes, each lane
+  // running its streams in order, each stream's launches whole or (sliced)
+  // in slices of half the CTAs they fit on the GPU at once, at least the
+  // minimum slice.
+  struct Layout {
+    std::vector<unsigned> lanes[2];
+    std::vector<bool> sliced;
+  };
+  // Every layout of `streams` streams with half of them on each lane (the
+  // lane of stream 0 first), x every choice of sliced streams.
+  static std::vector<Layout> balancedLayouts(unsigned streams);
+  // One range of a recorded launch's CTAs (linear blockIdx, x fastest),
+  // run as consecutive slices of sliceCtas CTAs on one of the batch's two
+  // lanes (0 or 1).  A range whose sliceCtas covers the whole launch runs
+  // the original kernel.
+  struct SliceRun {
+    unsigned launch = 0;
+    unsigned lane = 0;
+    unsigned firstCta = 0;
+    unsigned ctas = 0;
+    unsigned sliceCtas = 0;
+  };
+
+  Batch();
+  ~Batch(); // a batch never run is dropped: its launches never run
+  Batch(const Batch &) = delete;
+  Batch &operator=(const Batch &) = delete;
+
+  // Records the launches this thread makes until end().  Fails (false,
+  // *error set) while another batch records on this thread.
+  bool begin(std::string *error = nullptr);
+  void end();
+  // The launches recorded so far.
+  unsigned size() const;
+  // Enqueues the recorded launches as `mode` says and empties the batch.
+  // Returns false, with *error naming the launch and the CUDA error, when a
+  // launch could not be enqueued (the launches before it were).
+  bool run(Mode mode = Mode::Kernelet, std::string *error = nullptr);
+  // Enqueues the recorded launches as `runs` say (an oracle, a plan of your
+  // own): every CTA of every launch exactly once, each launch's runs in CTA
+  // order on one lane, in an order that keeps each stream's launches in
+  // order.  Returns false, with *error set and nothing run, for a plan that
+  // breaks these rules.
+  bool run(const std::vector<SliceRun> &runs, std::string *error = nullptr);
+  // What the scheduler knows of each recorded launch (in record order):
+  // its profile name ("K grid=AxBxC block=AxBxC"), CTAs, the most CTAs of
+  // it one SM holds, its stream (numbered in order of first appearance),
+  // whether it can be sliced and whether it has an "issue" profile, and
+  // the fewest CTAs a slice of it should have (launching slices costs at
+  // most 2% of its time; 1 without a profile).
+  struct LaunchInfo {
+    std::string name;
+    unsigned ctas = 0;
+    unsigned ctasPerSm = 0;
+    unsigned minSliceCtas = 1;
+    unsigned stream = 0;
+    bool sliceable = false;
+    bool profiled = false;
+  };
+  std::vector<LaunchInfo> launches() const;
+  // The slice runs of `layout` for the recorded launches (empty if it does
+  // not place each of their streams once).
+  std::vector<SliceRun> layoutRuns(const Layout &layout) const;
+  // The model's makespan for `runs` of the recorded launches, in seconds;
+  // 0 when a launch has no "issue" profile or the plan is not valid.
+  double predictSeconds(const std::vector<SliceRun> &runs) const;
+  // The slice runs the last run() enqueued, the model's predicted seconds
+  // (0 without a prediction) and why launches ran alone, as text.
+  std::string describe() const;
+  const std::vector<SliceRun> &lastRuns() const;
+  double lastPredictedSeconds() const;
+
+  struct Impl;
+
+private:
+  std::unique_ptr<Impl> impl;
+};
 
 } // namespace smc
 

@@ -117,28 +117,6 @@ void addSaturating(smc::ProfileSet &Set, const std::string &Name, unsigned Sat,
     EXPECT_TRUE(P.addSample({Set.deviceSms(), 0, Alone}));
 }
 
-// A file in /tmp holding Text, removed with the object.
-struct TempFile {
-  std::string Path;
-  explicit TempFile(const std::string &Text = "") {
-    char Name[] = "/tmp/smc-auto-test-XXXXXX";
-    int Fd = mkstemp(Name);
-    if (Fd >= 0)
-      close(Fd);
-    Path = Name;
-    write(Text);
-  }
-  TempFile(const TempFile &) = delete;
-  TempFile &operator=(const TempFile &) = delete;
-  ~TempFile() { std::remove(Path.c_str()); }
-  void write(const std::string &Text) const { std::ofstream(Path) << Text; }
-  std::string read() const {
-    std::stringstream S;
-    S << std::ifstream(Path).rdbuf();
-    return S.str();
-  }
-};
-
 // Loads profiles in which `Saturating` saturates at 32 SMs and `Scaling`
 // uses every SM: a split of 32 and the rest is predicted to beat sharing.
 void loadSplitProfiles(const std::vector<std::string> &Saturating,

@@ -19,9 +19,13 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <functional>
+#include <sstream>
 #include <string>
+#include <unistd.h>
 #include <utility>
 #include <vector>
 
@@ -279,6 +283,28 @@ private:
 /// or SMC_POLICY would override the tests' own policies, and runs the tests.
 int gpuTestMain(int Argc, char **Argv, const char *Program,
                 std::string &Description);
+
+/// A file in /tmp holding Text, removed with the object.
+struct TempFile {
+  std::string Path;
+  explicit TempFile(const std::string &Text = "") {
+    char Name[] = "/tmp/smc-test-XXXXXX";
+    int Fd = mkstemp(Name);
+    if (Fd >= 0)
+      close(Fd);
+    Path = Name;
+    write(Text);
+  }
+  TempFile(const TempFile &) = delete;
+  TempFile &operator=(const TempFile &) = delete;
+  ~TempFile() { std::remove(Path.c_str()); }
+  void write(const std::string &Text) const { std::ofstream(Path) << Text; }
+  std::string read() const {
+    std::stringstream S;
+    S << std::ifstream(Path).rdbuf();
+    return S.str();
+  }
+};
 
 /// Base fixture: clears every SMC policy before and after each test and
 /// refuses to start on a device with a pending error.

@@ -1,0 +1,764 @@
+//===- Batch.cpp - smc::Batch: recorded launches run as co-scheduled slices
+//-===//
+//
+// Between Batch::begin() and end() the launch entry (LaunchEntry.cpp) hands
+// this thread's launches to recordIntoBatch(), which keeps a copy of each
+// (kernel, shape, stream, argument values).  run() turns them into slice
+// runs - ranges of a launch's CTAs run as __slice launches of a given size
+// on one of two lanes (non-blocking streams of the batch) - and enqueues
+// them:
+//
+//   Mode::Kernelet  the greedy co-scheduler of KerneletModel.h picks the
+//                   pairs and their slice sizes from the launches' "issue"
+//                   profiles (KernelProfile.h);
+//   Mode::Serial    each launch whole on lane 0, in record order;
+//   Mode::Streams   each launch through the ordinary launch path, on its
+//                   own stream: what the program did without the batch;
+//   explicit runs   a plan of the caller's (the benchmark's oracle).
+//
+// Stream order is kept with events: a launch's first run waits for the end
+// of the previous launch of its stream when that ran on the other lane (or
+// for what the stream held before run(), for the stream's first launch),
+// and each stream waits, after run(), for the end of its last launch.
+//===----------------------------------------------------------------------===//
+#include "AutoPolicy.h"
+#include "KerneletModel.h"
+#include "KerneletSearch.h"
+#include "RuntimeState.h"
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace smc {
+
+namespace {
+
+// A launch as recorded: it outlives the program's argument array.
+struct RecordedLaunch {
+  const void *Func = nullptr;
+  LaunchShape Shape;
+  cudaStream_t Stream = nullptr; // as the driver sees it (effectiveStream)
+  int Device = 0;
+  KernelEntry *Kernel = nullptr;
+  std::vector<std::vector<char>> Values;
+  std::vector<void *> Args; // into Values
+
+  uint64_t ctas() const {
+    return uint64_t(Shape.Grid.x) * Shape.Grid.y * Shape.Grid.z;
+  }
+  LaunchRequest request(cudaStream_t On) const {
+    LaunchRequest Req;
+    Req.Func = Func;
+    Req.Shape = Shape;
+    Req.Args = const_cast<void **>(Args.data());
+    Req.Stream = On;
+    return Req;
+  }
+};
+
+thread_local Batch::Impl *TlRecording = nullptr;
+
+std::string ctaRange(unsigned First, unsigned Count) {
+  return std::to_string(First) + "-" + std::to_string(First + Count - 1);
+}
+
+} // namespace
+
+struct Batch::Impl {
+  std::vector<RecordedLaunch> Launches;
+  bool Recording = false;
+  std::vector<Batch::SliceRun> LastRuns;
+  double LastPredicted = 0;
+  std::vector<std::string> LastNotes;
+  std::vector<std::string> LaunchNames; // of the last run, for describe()
+};
+
+namespace {
+
+// The values of a launch's arguments: as many as the original kernel has
+// parameters (the driver says how many, and their sizes).
+bool copyLaunchArgs(const KernelEntry &K, const driver::Api &Api,
+                    const LaunchRequest &Req, RecordedLaunch &Out,
+                    std::string &Error) {
+  std::vector<size_t> Sizes;
+  for (unsigned I = 0;; ++I) {
+    size_t Offset = 0, Size = 0;
+    CUresult R = Api.FuncGetParamInfo(K.Original, I, &Offset, &Size);
+    if (R == CUDA_ERROR_INVALID_VALUE)
+      break; // past the last parameter
+    if (R != CUDA_SUCCESS) {
+      Error = "cannot read its parameters (" + driver::resultText(R) + ")";
+      return false;
+    }
+    Sizes.push_back(Size);
+  }
+  if (!Sizes.empty() && !Req.Args) {
+    Error = "its launch passes no arguments";
+    return false;
+  }
+  Out.Values = copyArgs(Req.Args, Sizes);
+  for (std::vector<char> &V : Out.Values)
+    Out.Args.push_back(V.data());
+  return true;
+}
+
+// Whether `Runs` is a plan the executor can run for `Launches`: every CTA
+// exactly once, each launch's runs in CTA order on one lane, whole where
+// the launch cannot be sliced, and each stream's launches in order.
+bool validPlan(const std::vector<RecordedLaunch> &Launches,
+               const std::vector<bool> &Sliceable,
+               const std::vector<Batch::SliceRun> &Runs, std::string &Error) {
+  size_t N = Launches.size();
+  std::vector<uint64_t> Next(N, 0);
+  std::vector<int> Lane(N, -1);
+  std::vector<bool> Started(N, false);
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    const Batch::SliceRun &R = Runs[I];
+    std::string Where = "run " + std::to_string(I) + ": ";
+    if (R.launch >= N) {
+      Error = Where + "no launch " + std::to_string(R.launch);
+      return false;
+    }
+    const RecordedLaunch &L = Launches[R.launch];
+    if (R.lane > 1 || (Lane[R.launch] >= 0 && Lane[R.launch] != int(R.lane))) {
+      Error = Where + "a launch runs on one lane, 0 or 1";
+      return false;
+    }
+    if (R.ctas == 0 || R.sliceCtas == 0 || R.firstCta != Next[R.launch] ||
+        uint64_t(R.firstCta) + R.ctas > L.ctas()) {
+      Error = Where + "launch " + std::to_string(R.launch) +
+              " must continue at CTA " + std::to_string(Next[R.launch]) +
+              " with at least one CTA, within its " + std::to_string(L.ctas()) +
+              ", in slices of at least one";
+      return false;
+    }
+    bool Whole = R.firstCta == 0 && R.ctas == L.ctas() && R.sliceCtas >= R.ctas;
+    if (!Sliceable[R.launch] && !Whole) {
+      Error = Where + "launch " + std::to_string(R.launch) +
+              " has no usable __slice variant: it can only run whole";
+      return false;
+    }
+    if (!Started[R.launch]) {
+      // Every earlier launch of the stream must be fully planned already.
+      for (size_t P = 0; P < R.launch; ++P)
+        if (Launches[P].Stream == L.Stream && Next[P] != Launches[P].ctas()) {
+          Error = Where + "launch " + std::to_string(R.launch) +
+                  " starts before launch " + std::to_string(P) +
+                  " of its stream has all its CTAs planned";
+          return false;
+        }
+      Started[R.launch] = true;
+    }
+    Lane[R.launch] = int(R.lane);
+    Next[R.launch] += R.ctas;
+  }
+  for (size_t L = 0; L < N; ++L)
+    if (Next[L] != Launches[L].ctas()) {
+      Error = "launch " + std::to_string(L) + " has " +
+              std::to_string(Next[L]) + " of its " +
+              std::to_string(Launches[L].ctas()) + " CTAs planned";
+      return false;
+    }
+  return true;
+}
+
+// Events and lanes of one run(), released when it goes (CUDA releases them
+// after the work queued on them).
+struct RunResources {
+  cudaStream_t Lanes[2] = {nullptr, nullptr};
+  std::vector<cudaEvent_t> Events;
+
+  ~RunResources() {
+    for (cudaEvent_t E : Events)
+      cudaEventDestroy(E);
+    for (cudaStream_t S : Lanes)
+      if (S)
+        cudaStreamDestroy(S);
+  }
+  cudaError_t event(cudaEvent_t &E) {
+    cudaError_t Err = cudaEventCreateWithFlags(&E, cudaEventDisableTiming);
+    if (Err == cudaSuccess)
+      Events.push_back(E);
+    return Err;
+  }
+};
+
+// Events that time one run() of a batch: both lanes start at Begin and
+// end at End[0] and End[1].
+struct BatchTiming {
+  cudaEvent_t Begin = nullptr, End[2] = {nullptr, nullptr};
+
+  void release() {
+    for (cudaEvent_t E : {Begin, End[0], End[1]})
+      if (E)
+        cudaEventDestroy(E);
+    *this = BatchTiming();
+  }
+  // The makespan in seconds once both lanes have ended; 0 before, and
+  // -1 after an error (the timing is then useless).
+  double seconds() const {
+    float Ms[2] = {0, 0};
+    for (unsigned Lane : {0u, 1u}) {
+      cudaError_t Err = cudaEventQuery(End[Lane]);
+      if (Err == cudaErrorNotReady)
+        return 0;
+      if (Err != cudaSuccess ||
+          cudaEventElapsedTime(&Ms[Lane], Begin, End[Lane]) != cudaSuccess) {
+        cudaGetLastError();
+        return -1;
+      }
+    }
+    return std::max(Ms[0], Ms[1]) * 1e-3;
+  }
+};
+
+// Enqueues `Runs` (valid for `Launches`); `Slices[l]` is launch l's
+// prepared __slice configuration (null: it runs whole, as the original).
+// Both lanes start once every stream of the batch has run what it held
+// before run().  A fenced run starts after every earlier run, and so does
+// every later one (the lanes wait for each other's last run): a launch
+// alone on the GPU.  With `Timing`, its events are made and recorded.
+bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
+                 const std::vector<Prepared *> &Slices,
+                 const std::vector<kernelet::SliceRun> &Runs,
+                 std::string &Error, BatchTiming *Timing = nullptr) {
+  const driver::Api &Api = *driver::api();
+  RunResources Res;
+  auto Fail = [&](const std::string &What, cudaError_t Err) {
+    Error = failed(What.c_str(), Err);
+    return false;
+  };
+  for (cudaStream_t &Lane : Res.Lanes)
+    if (cudaError_t Err =
+            cudaStreamCreateWithFlags(&Lane, cudaStreamNonBlocking))
+      return Fail("creating a lane", Err);
+  // What each stream held before run().
+  std::map<cudaStream_t, cudaEvent_t> StreamStart;
+  for (const RecordedLaunch &L : Launches)
+    if (!StreamStart.count(L.Stream)) {
+      cudaEvent_t &E = StreamStart[L.Stream];
+      if (cudaError_t Err = Res.event(E))
+        return Fail("creating an event", Err);
+      if (cudaError_t Err = cudaEventRecord(E, L.Stream))
+        return Fail("recording a stream's start", Err);
+      for (cudaStream_t Lane : Res.Lanes)
+        if (cudaError_t Err = cudaStreamWaitEvent(Lane, E, 0))
+          return Fail("waiting for a stream's start", Err);
+    }
+  if (Timing) {
+    for (cudaEvent_t *E : {&Timing->Begin, &Timing->End[0], &Timing->End[1]})
+      if (cudaError_t Err = cudaEventCreate(E))
+        return Fail("creating a timing event", Err);
+    if (cudaError_t Err = cudaEventRecord(Timing->Begin, Res.Lanes[0]))
+      return Fail("recording the batch's start", Err);
+    if (cudaError_t Err = cudaStreamWaitEvent(Res.Lanes[1], Timing->Begin, 0))
+      return Fail("recording the batch's start", Err);
+  }
+
+  size_t N = Launches.size();
+  std::vector<cudaEvent_t> Done(N, nullptr);
+  std::vector<int> LaneOf(N, -1);
+  std::vector<size_t> LastRun(N, 0);
+  std::vector<int> Previous(N, -1); // the launch before, on the stream
+  std::map<cudaStream_t, int> LastOfStream;
+  for (size_t I = 0; I < Runs.size(); ++I)
+    LastRun[Runs[I].Launch] = I;
+  for (size_t L = 0; L < N; ++L) {
+    auto It = LastOfStream.find(Launches[L].Stream);
+    if (It != LastOfStream.end())
+      Previous[L] = It->second;
+    LastOfStream[Launches[L].Stream] = int(L);
+  }
+
+  for (size_t I = 0; I < Runs.size(); ++I) {
+    const kernelet::SliceRun &R = Runs[I];
+    const RecordedLaunch &L = Launches[R.Launch];
+    cudaStream_t Lane = Res.Lanes[R.Lane];
+    std::string Which = "launch " + std::to_string(R.Launch);
+    if (R.Fence) {
+      cudaEvent_t Tails[2];
+      for (unsigned Other : {0u, 1u})
+        if (cudaError_t Err = Res.event(Tails[Other]))
+          return Fail("creating an event", Err);
+      for (unsigned Other : {0u, 1u})
+        if (cudaError_t Err = cudaEventRecord(Tails[Other], Res.Lanes[Other]))
+          return Fail("fencing " + Which, Err);
+      for (unsigned Other : {0u, 1u})
+        if (cudaError_t Err =
+                cudaStreamWaitEvent(Res.Lanes[Other], Tails[1 - Other], 0))
+          return Fail("fencing " + Which, Err);
+    }
+    if (LaneOf[R.Launch] < 0) {
+      int P = Previous[R.Launch];
+      if (P >= 0 && LaneOf[P] != int(R.Lane))
+        if (cudaError_t Err = cudaStreamWaitEvent(Lane, Done[P], 0))
+          return Fail("ordering " + Which, Err);
+      LaneOf[R.Launch] = int(R.Lane);
+    }
+    bool Whole = R.FirstCta == 0 && R.Ctas == L.ctas() && R.SliceCtas >= R.Ctas;
+    if (Whole || !Slices[R.Launch]) {
+      if (cudaError_t Err = launchOriginal(L.request(Lane)))
+        return Fail("launching " + Which, Err);
+    } else {
+      const Prepared &P = *Slices[R.Launch];
+      SmcDescriptor Desc = P.Desc;
+      std::vector<void *> Params(L.Args.begin(), L.Args.end());
+      Params.resize(P.NumParams);
+      Params.push_back(&Desc);
+      const dim3 &Block = L.Shape.Block;
+      for (unsigned First = R.FirstCta, End = R.FirstCta + R.Ctas; First < End;
+           First += std::min(R.SliceCtas, End - First)) {
+        Desc.slice_offset = First;
+        unsigned Count = std::min(R.SliceCtas, End - First);
+        CUresult Result = Api.LaunchKernel(
+            P.Function, Count, 1, 1, Block.x, Block.y, Block.z,
+            unsigned(L.Shape.SharedMem), reinterpret_cast<CUstream>(Lane),
+            Params.data(), nullptr);
+        if (Result != CUDA_SUCCESS) {
+          Error = "launching " + Which + "'s slice at CTA " +
+                  std::to_string(First) + " failed with " +
+                  driver::resultText(Result);
+          return false;
+        }
+      }
+    }
+    if (LastRun[R.Launch] == I) {
+      if (cudaError_t Err = Res.event(Done[R.Launch]))
+        return Fail("creating an event", Err);
+      if (cudaError_t Err = cudaEventRecord(Done[R.Launch], Lane))
+        return Fail("recording the end of " + Which, Err);
+    }
+  }
+  for (const auto &[Stream, Last] : LastOfStream)
+    if (cudaError_t Err = cudaStreamWaitEvent(Stream, Done[Last], 0))
+      return Fail("making a stream wait for the batch", Err);
+  if (Timing)
+    for (unsigned Lane : {0u, 1u})
+      if (cudaError_t Err = cudaEventRecord(Timing->End[Lane], Res.Lanes[Lane]))
+        return Fail("recording the batch's end", Err);
+  return true;
+}
+
+// Mode::Search: one layout search per set of launches (their profile
+// names, in order, and streams), for the process.
+struct SearchState {
+  std::mutex Mutex;
+  std::map<std::string, std::unique_ptr<kernelet::LayoutSearch>> Searches;
+  std::map<std::string, BatchTiming> Pending; // the last timed run's events
+};
+
+SearchState &searchState() {
+  static SearchState *S = new SearchState;
+  return *S;
+}
+
+// The device model of the current device, its latencies fitted to the
+// measured IPCs of `Samples` (cached per set of samples: a fit solves the
+// model many times).
+kernelet::DeviceModel deviceModel(const DeviceState &Dev,
+                                  const std::vector<kernelet::IpcSample> &S) {
+  static std::mutex Mutex;
+  static std::map<std::string, kernelet::DeviceModel> Fitted;
+  kernelet::DeviceModel Model;
+  Model.NumSms = Dev.NumSMs;
+  int Threads = 0;
+  if (cudaDeviceGetAttribute(&Threads, cudaDevAttrMaxThreadsPerMultiProcessor,
+                             Dev.Ordinal) == cudaSuccess &&
+      Threads >= 32)
+    Model.MaxWarpsPerSm = unsigned(Threads) / 32;
+  else
+    cudaGetLastError();
+  std::ostringstream Key;
+  Key << Dev.Ordinal << ':' << Model.MaxWarpsPerSm;
+  for (const kernelet::IpcSample &Sample : S)
+    Key << ';' << Sample.MemRatio << ',' << Sample.WarpsPerScheduler << ','
+        << Sample.MeasuredIpc;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Fitted.find(Key.str());
+  if (It == Fitted.end())
+    It = Fitted.emplace(Key.str(), kernelet::calibrate(Model, S)).first;
+  return It->second;
+}
+
+} // namespace
+
+bool batchRecording() { return TlRecording != nullptr; }
+
+cudaError_t recordIntoBatch(const LaunchRequest &Req) {
+  Batch::Impl &B = *TlRecording;
+  RecordedLaunch L;
+  L.Func = Req.Func;
+  L.Shape = Req.Shape;
+  L.Stream = Req.effectiveStream();
+  std::string Error;
+  if (cudaError_t Err = cudaGetDevice(&L.Device)) {
+    tell("smc::Batch: cannot record a launch: " + failed("cudaGetDevice", Err));
+    return Err;
+  }
+  const driver::Api *Api = driver::api(&Error);
+  if (!Api) {
+    tell("smc::Batch: cannot record launches without the CUDA driver API (" +
+         Error + ")");
+    return cudaErrorNotSupported;
+  }
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  RelaxedCaptureMode Relaxed;
+  DeviceState *Dev = deviceState(L.Device);
+  L.Kernel = Dev ? kernelEntry(Req.Func, *Dev, *Api) : nullptr;
+  if (!L.Kernel) {
+    tell("smc::Batch: a launch of a function the runtime does not know as a "
+         "kernel was not recorded");
+    return cudaErrorInvalidDeviceFunction;
+  }
+  if (!copyLaunchArgs(*L.Kernel, *Api, Req, L, Error)) {
+    tellKernel(*L.Kernel, "smc::Batch: not recorded: " + Error);
+    return cudaErrorInvalidValue;
+  }
+  B.Launches.push_back(std::move(L));
+  return cudaSuccess;
+}
+
+Batch::Batch() : impl(std::make_unique<Impl>()) {}
+
+Batch::~Batch() {
+  if (TlRecording == impl.get())
+    TlRecording = nullptr;
+}
+
+bool Batch::begin(std::string *Error) {
+  if (TlRecording) {
+    if (Error)
+      *Error = "smc::Batch::begin: this thread records into a batch already";
+    return false;
+  }
+  TlRecording = impl.get();
+  impl->Recording = true;
+  return true;
+}
+
+void Batch::end() {
+  if (TlRecording == impl.get())
+    TlRecording = nullptr;
+  impl->Recording = false;
+}
+
+unsigned Batch::size() const { return unsigned(impl->Launches.size()); }
+
+const std::vector<Batch::SliceRun> &Batch::lastRuns() const {
+  return impl->LastRuns;
+}
+
+double Batch::lastPredictedSeconds() const { return impl->LastPredicted; }
+
+std::string Batch::describe() const {
+  std::ostringstream Out;
+  for (const SliceRun &R : impl->LastRuns) {
+    Out << "launch " << R.launch;
+    if (R.launch < impl->LaunchNames.size())
+      Out << " (" << impl->LaunchNames[R.launch] << ")";
+    Out << " lane " << R.lane << " CTAs " << ctaRange(R.firstCta, R.ctas);
+    if (R.sliceCtas < R.ctas)
+      Out << " in slices of " << R.sliceCtas;
+    Out << "\n";
+  }
+  if (impl->LastPredicted > 0)
+    Out << "predicted " << impl->LastPredicted * 1e3 << " ms\n";
+  for (const std::string &Note : impl->LastNotes)
+    Out << Note << "\n";
+  return Out.str();
+}
+
+namespace {
+
+// What run() needs of each recorded launch on the GPU: its prepared
+// __slice configuration (null where the launch can only run whole) and
+// what the model knows of it.
+struct Facts {
+  std::vector<Prepared *> Slices;
+  std::vector<bool> Sliceable;
+  std::vector<kernelet::PendingLaunch> Pending;
+  std::vector<kernelet::IpcSample> Samples;
+  std::vector<std::string> Names;
+  DeviceState *Device = nullptr;
+};
+
+bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
+                 std::string &Error) {
+  const driver::Api *Api = driver::api(&Error);
+  if (!Api)
+    return false;
+  ProfileSet Profiles = loadedProfiles();
+  std::map<cudaStream_t, unsigned> StreamIndex;
+  for (size_t I = 0; I < Launches.size(); ++I) {
+    const RecordedLaunch &L = Launches[I];
+    if (L.Device != Launches[0].Device) {
+      Error = "a batch runs on one device; launch " + std::to_string(I) +
+              " was recorded on another";
+      return false;
+    }
+    if (L.ctas() > UINT32_MAX) {
+      Error = "launch " + std::to_string(I) + " has more than 2^32-1 CTAs";
+      return false;
+    }
+    LaunchRequest Req = L.request(L.Stream);
+    Req.Sliced = true;
+    Prepared *P = smcDisabled() ? nullptr : prepare(Req, L.Device);
+    bool Sliceable = P && P->Variant == Variant::Slice &&
+                     !P->VariantFailed.load(std::memory_order_relaxed) &&
+                     P->NumParams == L.Args.size();
+    F.Slices.push_back(Sliceable ? P : nullptr);
+    F.Sliceable.push_back(Sliceable);
+
+    Globals &G = globals();
+    std::lock_guard<std::mutex> Lock(G.Mutex);
+    F.Device = L.Kernel->Device;
+    const dim3 &Gr = L.Shape.Grid, &Bl = L.Shape.Block;
+    const unsigned Grid[3] = {Gr.x, Gr.y, Gr.z}, Block[3] = {Bl.x, Bl.y, Bl.z};
+    kernelet::PendingLaunch Pending;
+    auto Index = StreamIndex.emplace(L.Stream, unsigned(StreamIndex.size()));
+    Pending.Stream = Index.first->second;
+    Pending.Sliceable = Sliceable;
+    kernelet::KernelTraits &T = Pending.Traits;
+    T.Name = profileName(L.Kernel->Source, Grid, Block);
+    T.Ctas = unsigned(L.ctas());
+    T.WarpsPerCta = unsigned((uint64_t(Bl.x) * Bl.y * Bl.z + 31) / 32);
+    Occupancy Occ;
+    if (occupancy(*L.Kernel, Bl, L.Shape.SharedMem, *Api, Occ))
+      T.CtasPerSm = unsigned(Occ.Original);
+    const KernelProfile *Profile = Profiles.find(T.Name);
+    const std::optional<IssueProfile> *Issue =
+        Profile ? &Profile->issue() : nullptr;
+    Pending.Known = Issue && *Issue && T.CtasPerSm > 0;
+    if (Pending.Known) {
+      T.MemRatio = (*Issue)->MemRatio;
+      T.AloneSeconds = (*Issue)->Seconds;
+      unsigned Warps = T.CtasPerSm * T.WarpsPerCta;
+      if ((*Issue)->Ipc > 0)
+        F.Samples.push_back(
+            {T.MemRatio, std::max(1u, (Warps + 2) / 4), (*Issue)->Ipc});
+    } else if (Sliceable) {
+      tellKernel(*L.Kernel, "smc::Batch: no \"issue\" profile for '" + T.Name +
+                                "' (scripts/smc-profile --ncu records one); "
+                                "its launches run whole, alone");
+    }
+    if (!Sliceable && !smcDisabled())
+      tellKernel(*L.Kernel,
+                 "smc::Batch: no usable __slice variant" +
+                     (P && !P->Reason.empty() ? " (" + P->Reason + ")"
+                                              : std::string()) +
+                     "; its launches run whole, alone");
+    F.Names.push_back(T.Name);
+    F.Pending.push_back(std::move(Pending));
+  }
+  return true;
+}
+
+bool anyCapturing(const std::vector<RecordedLaunch> &Launches) {
+  for (const RecordedLaunch &L : Launches) {
+    cudaStreamCaptureStatus Status = cudaStreamCaptureStatusNone;
+    if (cudaStreamIsCapturing(L.Stream, &Status) != cudaSuccess) {
+      cudaGetLastError();
+      return true;
+    }
+    if (Status != cudaStreamCaptureStatusNone)
+      return true;
+  }
+  return false;
+}
+
+std::vector<Batch::SliceRun>
+publicRuns(const std::vector<kernelet::SliceRun> &Runs) {
+  std::vector<Batch::SliceRun> Out;
+  for (const kernelet::SliceRun &R : Runs)
+    Out.push_back({R.Launch, R.Lane, R.FirstCta, R.Ctas, R.SliceCtas});
+  return Out;
+}
+
+// A plan of the caller's: the lanes wait only for stream order.
+std::vector<kernelet::SliceRun>
+modelRuns(const std::vector<Batch::SliceRun> &Runs) {
+  std::vector<kernelet::SliceRun> Out;
+  for (const Batch::SliceRun &R : Runs)
+    Out.push_back({R.launch, R.lane, R.firstCta, R.ctas, R.sliceCtas});
+  return Out;
+}
+
+} // namespace
+
+bool Batch::run(Mode RunMode, std::string *Error) {
+  Impl &B = *impl;
+  std::string Message;
+  auto Fail = [&](const std::string &What) {
+    if (Error)
+      *Error = "smc::Batch::run: " + What;
+    return false;
+  };
+  if (B.Recording)
+    return Fail("end() the recording first");
+  std::vector<RecordedLaunch> Launches = std::move(B.Launches);
+  B.Launches.clear();
+  B.LastRuns.clear();
+  B.LastNotes.clear();
+  B.LastPredicted = 0;
+  if (Launches.empty())
+    return true;
+
+  if (RunMode == Mode::Streams || smcDisabled() || anyCapturing(Launches)) {
+    if (RunMode != Mode::Streams)
+      tell("smc::Batch: a stream of the batch is being captured (or SMC is "
+           "disabled): its launches run as the program made them");
+    for (size_t I = 0; I < Launches.size(); ++I)
+      if (cudaError_t Err =
+              launchRequest(Launches[I].request(Launches[I].Stream)))
+        return Fail("launch " + std::to_string(I) + ": " +
+                    failed("launching", Err));
+    return true;
+  }
+
+  Facts F;
+  if (!gatherFacts(Launches, F, Message))
+    return Fail(Message);
+  B.LaunchNames = F.Names;
+  kernelet::Schedule Plan;
+  SearchState &Searches = searchState();
+  std::unique_lock<std::mutex> SearchLock(Searches.Mutex, std::defer_lock);
+  std::string Key;
+  BatchTiming *Timing = nullptr;
+  if (RunMode == Mode::Serial) {
+    Plan = kernelet::planSerial(F.Pending);
+  } else if (RunMode == Mode::Search) {
+    SearchLock.lock();
+    unsigned Streams = 0;
+    for (const kernelet::PendingLaunch &P : F.Pending) {
+      Key += P.Traits.Name + "@" + std::to_string(P.Stream) + ";";
+      Streams = std::max(Streams, P.Stream + 1);
+    }
+    std::unique_ptr<kernelet::LayoutSearch> &Search = Searches.Searches[Key];
+    if (!Search)
+      Search = std::make_unique<kernelet::LayoutSearch>(
+          kernelet::streamsLayout(Streams));
+    // The last timed run of these launches, if it has ended, is the
+    // measurement of the layout it ran; while it runs, this run is not
+    // timed.
+    bool Timed = true;
+    auto Last = Searches.Pending.find(Key);
+    if (Last != Searches.Pending.end()) {
+      double Seconds = Last->second.seconds();
+      Timed = Seconds != 0;
+      if (Timed) {
+        Search->measured(Seconds);
+        Last->second.release();
+        Searches.Pending.erase(Last);
+      }
+    }
+    const kernelet::Layout &Layout = Search->next();
+    Plan.Runs = kernelet::layoutRuns(deviceModel(*F.Device, F.Samples),
+                                     F.Pending, Layout);
+    B.LastNotes = {"layout " + Layout.text() + ", " +
+                   (Search->settled() ? "the fastest of " : "trial after ") +
+                   std::to_string(Search->trials()) + " measured"};
+    if (Timed && !Search->settled())
+      Timing = &Searches.Pending[Key];
+  } else {
+    kernelet::DeviceModel Model = deviceModel(*F.Device, F.Samples);
+    Plan = kernelet::planGreedy(Model, F.Pending);
+    B.LastPredicted = Plan.PredictedSeconds;
+    B.LastNotes = Plan.Notes;
+  }
+  std::vector<Batch::SliceRun> Runs = publicRuns(Plan.Runs);
+  if (!validPlan(Launches, F.Sliceable, Runs, Message))
+    return Fail("the scheduler's plan is not valid (" + Message + ")");
+  B.LastRuns = Runs;
+  if (!enqueueRuns(Launches, F.Slices, Plan.Runs, Message, Timing)) {
+    if (Timing) {
+      Timing->release();
+      Searches.Pending.erase(Key);
+    }
+    return Fail(Message);
+  }
+  return true;
+}
+
+std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams) {
+  std::vector<Layout> Out;
+  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams))
+    Out.push_back({{L.Lanes[0], L.Lanes[1]}, L.Sliced});
+  return Out;
+}
+
+std::vector<Batch::SliceRun> Batch::layoutRuns(const Layout &L) const {
+  Facts F;
+  std::string Unused;
+  kernelet::Layout Model{{L.lanes[0], L.lanes[1]}, L.sliced};
+  if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused))
+    return {};
+  unsigned Streams = 0;
+  for (const kernelet::PendingLaunch &P : F.Pending)
+    Streams = std::max(Streams, P.Stream + 1);
+  if (!kernelet::validLayout(Model, Streams))
+    return {};
+  return publicRuns(kernelet::layoutRuns(deviceModel(*F.Device, F.Samples),
+                                         F.Pending, Model));
+}
+
+std::vector<Batch::LaunchInfo> Batch::launches() const {
+  std::vector<LaunchInfo> Out;
+  Facts F;
+  std::string Unused;
+  if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused))
+    return Out;
+  kernelet::DeviceModel Model = deviceModel(*F.Device, F.Samples);
+  for (const kernelet::PendingLaunch &P : F.Pending)
+    Out.push_back({P.Traits.Name, P.Traits.Ctas, P.Traits.CtasPerSm,
+                   P.Known ? kernelet::minSliceCtas(Model, P.Traits) : 1,
+                   P.Stream, P.Sliceable, P.Known});
+  return Out;
+}
+
+double Batch::predictSeconds(const std::vector<SliceRun> &Runs) const {
+  Facts F;
+  std::string Unused;
+  if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused) ||
+      !validPlan(impl->Launches, F.Sliceable, Runs, Unused))
+    return 0;
+  for (const kernelet::PendingLaunch &P : F.Pending)
+    if (!P.Known)
+      return 0;
+  kernelet::Schedule Plan;
+  Plan.Runs = modelRuns(Runs);
+  return kernelet::predictSeconds(deviceModel(*F.Device, F.Samples), F.Pending,
+                                  Plan);
+}
+
+bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
+  Impl &B = *impl;
+  std::string Message;
+  auto Fail = [&](const std::string &What) {
+    if (Error)
+      *Error = "smc::Batch::run: " + What;
+    return false;
+  };
+  if (B.Recording)
+    return Fail("end() the recording first");
+  Facts F;
+  if (!B.Launches.empty() && !gatherFacts(B.Launches, F, Message))
+    return Fail(Message);
+  if (!validPlan(B.Launches, F.Sliceable, Runs, Message))
+    return Fail(Message);
+  std::vector<RecordedLaunch> Launches = std::move(B.Launches);
+  B.Launches.clear();
+  B.LastRuns = Runs;
+  B.LastNotes.clear();
+  B.LastPredicted = 0;
+  B.LaunchNames = F.Names;
+  if (Launches.empty())
+    return true;
+  if (!enqueueRuns(Launches, F.Slices, modelRuns(Runs), Message))
+    return Fail(Message);
+  return true;
+}
+
+} // namespace smc
