@@ -1,0 +1,391 @@
+//===- kernelet.cu - Mixes of suite workloads co-scheduled as slices
+//-------===//
+//
+// smc_kernelet_bench: mixes of four workloads of the Kernelet paper's set
+// (bs, mm, mriq, pc, sad, spmv, st, tea; bench/workloads, compiled with the
+// SMC plugin), each workload's run() on a stream of its own, measured as
+// the makespan of the whole mix in these modes:
+//
+//   fifo      every run() on one stream, originals: one kernel at a time
+//   streams   each on its own stream, originals: the hardware's co-run
+//   kernelet  recorded into an smc::Batch and run as the model's greedy
+//             co-schedule of slices (smc::Batch::Mode::Kernelet)
+//   search    smc::Batch::Mode::Search after --search-runs batches of the
+//             mix (each timed: the search's trajectory is in the JSON)
+//   oracle    the best measured plan of a grid: every way to put the four
+//             streams on the batch's two lanes (which two start together,
+//             which follows which) x per stream, its launches whole or in
+//             slices of half the CTAs they fit on the GPU at once (at least
+//             the minimum slice: slicing costs at most 2% of their time);
+//             its best plan (or kernelet's, if that measured faster) is
+//             re-measured
+//
+// Each mix first measures every oracle layout once (with the model's
+// prediction for it), then lets the search settle; then a warm-up round
+// and --rounds rounds of the five modes, interleaved in a random order per
+// round; medians.  A gate kernel holds the mix's
+// streams until the host has queued everything, so host work does not
+// count in the makespan; the host time of Batch::run (planning and
+// enqueueing) is reported per launch.  Every workload's outputs are
+// checked against its CPU reference after the first run of every mode.
+//
+// USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
+//                           [--mixes N] [--search-runs N] [--no-oracle]
+//                           [--profile-run]
+//   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
+//                   -- smc_kernelet_bench --profile-run); without them
+//                   kernelet runs every launch whole, one after another
+//   --profile-run   runs each workload once, alone, and exits: what
+//                   smc-profile --ncu measures
+// This file is compiled without the plugin; the workloads' launches go
+// through the SMC runtime.
+//===----------------------------------------------------------------------===//
+#include "BenchCuda.h"
+#include "Workload.h"
+#include "smc/smc.h"
+
+#include <cuda_runtime.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using nlohmann::json;
+namespace wl = smc::workloads;
+using smc::corun::elapsedMs;
+
+// Holds its stream until the host sets *Release to Generation or later.
+__global__ void kerneletGate(const volatile unsigned *Release,
+                             unsigned Generation) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  while (*Release < Generation &&
+         __nvvm_read_ptx_sreg_globaltimer() - Begin < 2'000'000'000ull)
+    __nanosleep(1000);
+}
+
+namespace {
+
+const char *const MixNames[][4] = {
+    {"bs", "mm", "mriq", "pc"},    {"sad", "spmv", "st", "tea"},
+    {"bs", "sad", "mm", "spmv"},   {"mriq", "st", "pc", "tea"},
+    {"bs", "spmv", "mriq", "tea"}, {"mm", "st", "pc", "sad"},
+    {"bs", "st", "mm", "tea"},     {"mriq", "spmv", "pc", "sad"}};
+constexpr unsigned NumStreams = 4;
+
+struct Options {
+  std::string Profile, Json;
+  unsigned Rounds = 5;
+  unsigned SearchRuns = 70;
+  unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
+  bool Oracle = true;
+  bool ProfileRun = false;
+};
+
+Options parse(int Argc, char **Argv) {
+  Options O;
+  for (int I = 1; I < Argc; ++I) {
+    std::string A = Argv[I];
+    auto Value = [&]() -> std::string {
+      if (I + 1 >= Argc)
+        throw std::runtime_error(A + " needs a value");
+      return Argv[++I];
+    };
+    if (A == "--profile")
+      O.Profile = Value();
+    else if (A == "--json")
+      O.Json = Value();
+    else if (A == "--rounds")
+      O.Rounds = unsigned(std::stoul(Value()));
+    else if (A == "--mixes")
+      O.Mixes = std::min(O.Mixes, unsigned(std::stoul(Value())));
+    else if (A == "--search-runs")
+      O.SearchRuns = unsigned(std::stoul(Value()));
+    else if (A == "--no-oracle")
+      O.Oracle = false;
+    else if (A == "--profile-run")
+      O.ProfileRun = true;
+    else
+      throw std::runtime_error("unknown option " + A);
+  }
+  return O;
+}
+
+struct Bench {
+  std::map<std::string, std::unique_ptr<wl::Workload>> Workloads;
+  cudaStream_t Streams[NumStreams] = {};
+  cudaStream_t GateStream = nullptr;
+  cudaEvent_t Start = nullptr, Ends[NumStreams] = {};
+  unsigned *Flag = nullptr, *DeviceFlag = nullptr;
+  unsigned Generation = 0;
+  std::mt19937 Random{20141201};
+
+  Bench() {
+    for (cudaStream_t &S : Streams)
+      SMC_CUDA_CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
+    SMC_CUDA_CHECK(
+        cudaStreamCreateWithFlags(&GateStream, cudaStreamNonBlocking));
+    SMC_CUDA_CHECK(cudaEventCreate(&Start));
+    for (cudaEvent_t &E : Ends)
+      SMC_CUDA_CHECK(cudaEventCreate(&E));
+    SMC_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&Flag),
+                                 sizeof(unsigned), cudaHostAllocMapped));
+    *Flag = 0;
+    SMC_CUDA_CHECK(cudaHostGetDevicePointer(
+        reinterpret_cast<void **>(&DeviceFlag), Flag, 0));
+  }
+
+  wl::Workload &workload(const std::string &Name) {
+    std::unique_ptr<wl::Workload> &W = Workloads[Name];
+    if (!W) {
+      const wl::WorkloadInfo *Info = wl::findWorkload(Name);
+      if (!Info)
+        throw std::runtime_error("no workload " + Name);
+      W = Info->create();
+      W->setup(Info->params(wl::Size::Default), wl::kDefaultSeed);
+    }
+    return *W;
+  }
+
+  // Runs Enqueue (which queues the mix on Streams) behind the gate and
+  // returns the makespan in ms.
+  template <typename Fn> double measure(Fn Enqueue) {
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    unsigned Gen = ++Generation;
+    kerneletGate<<<1, 1, 0, GateStream>>>(DeviceFlag, Gen);
+    SMC_CUDA_CHECK(cudaGetLastError());
+    SMC_CUDA_CHECK(cudaEventRecord(Start, GateStream));
+    for (cudaStream_t S : Streams)
+      SMC_CUDA_CHECK(cudaStreamWaitEvent(S, Start, 0));
+    Enqueue();
+    for (unsigned I = 0; I < NumStreams; ++I)
+      SMC_CUDA_CHECK(cudaEventRecord(Ends[I], Streams[I]));
+    __atomic_store_n(Flag, Gen, __ATOMIC_SEQ_CST);
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    double Ms = 0;
+    for (cudaEvent_t E : Ends)
+      Ms = std::max(Ms, elapsedMs(Start, E));
+    return Ms;
+  }
+};
+
+double median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+int profileRun() {
+  Bench B;
+  std::map<std::string, bool> Done;
+  for (const auto &Mix : MixNames)
+    for (const char *Name : Mix)
+      if (!Done[Name]) {
+        Done[Name] = true;
+        B.workload(Name).run(B.Streams[0]);
+      }
+  SMC_CUDA_CHECK(cudaDeviceSynchronize());
+  return 0;
+}
+
+int run(const Options &O) {
+  cudaDeviceProp Prop;
+  SMC_CUDA_CHECK(cudaGetDeviceProperties(&Prop, 0));
+  std::string Error;
+  if (!O.Profile.empty() && !smc::loadProfiles(O.Profile, &Error))
+    throw std::runtime_error(Error);
+  Bench B;
+  json Out;
+  Out["device"] = Prop.name;
+  Out["sms"] = Prop.multiProcessorCount;
+  Out["rounds"] = O.Rounds;
+  Out["profile"] = O.Profile;
+  Out["mixes"] = json::array();
+  std::printf("%s, %d SMs\n", Prop.name, Prop.multiProcessorCount);
+  std::printf("%-22s %8s %8s %8s %8s %8s %7s %7s %7s %7s %8s\n", "mix",
+              "fifo ms", "streams", "kernelet", "search", "oracle", "str/k",
+              "str/s", "orc/s", "pred", "run us/l");
+  for (unsigned M = 0; M < O.Mixes; ++M) {
+    std::vector<wl::Workload *> Mix;
+    std::string Name;
+    for (const char *W : MixNames[M]) {
+      Mix.push_back(&B.workload(W));
+      Name += std::string(Name.empty() ? "" : "+") + W;
+    }
+    auto Record = [&](smc::Batch &Batch) {
+      if (!Batch.begin(&Error))
+        throw std::runtime_error(Error);
+      for (unsigned I = 0; I < NumStreams; ++I)
+        Mix[I]->run(B.Streams[I]);
+      Batch.end();
+    };
+    auto Originals = [&](bool OneStream) {
+      smc::setPolicy("*", smc::Policy::original());
+      for (unsigned I = 0; I < NumStreams; ++I)
+        Mix[I]->run(B.Streams[OneStream ? 0 : I]);
+    };
+    double RunHostUs = 0, Predicted = 0;
+    unsigned Launches = 0;
+    auto Kernelet = [&]() {
+      smc::Batch Batch;
+      Record(Batch);
+      Launches = Batch.size();
+      auto T0 = std::chrono::steady_clock::now();
+      if (!Batch.run(smc::Batch::Mode::Kernelet, &Error))
+        throw std::runtime_error(Error);
+      RunHostUs = std::chrono::duration<double, std::micro>(
+                      std::chrono::steady_clock::now() - T0)
+                      .count();
+      Predicted = Batch.lastPredictedSeconds();
+    };
+    json MixJson;
+    MixJson["mix"] = Name;
+
+    // The oracle's grid, each layout once.
+    std::vector<smc::Batch::SliceRun> Best;
+    double BestMs = 0;
+    std::vector<double> PlanErrors;
+    if (O.Oracle) {
+      smc::Batch Probe;
+      Record(Probe);
+      json PlansJson = json::array();
+      for (const smc::Batch::Layout &Layout :
+           smc::Batch::balancedLayouts(NumStreams)) {
+        std::vector<smc::Batch::SliceRun> Plan = Probe.layoutRuns(Layout);
+        double Pred = 0;
+        double Ms = B.measure([&] {
+          smc::Batch Batch;
+          Record(Batch);
+          Pred = Batch.predictSeconds(Plan);
+          if (!Batch.run(Plan, &Error))
+            throw std::runtime_error(Error);
+        });
+        if (Pred > 0)
+          PlanErrors.push_back(std::abs(Pred * 1e3 - Ms) / Ms);
+        PlansJson.push_back({{"ms", Ms},
+                             {"predicted_ms", Pred * 1e3},
+                             {"lanes", {Layout.lanes[0], Layout.lanes[1]}},
+                             {"sliced", Layout.sliced}});
+        if (Best.empty() || Ms < BestMs) {
+          Best = Plan;
+          BestMs = Ms;
+        }
+      }
+      SMC_CUDA_CHECK(cudaDeviceSynchronize());
+      MixJson["oracle_grid"] = PlansJson;
+    }
+
+    // The online search, from its first batch until it settles: what a
+    // program that runs the mix again and again gets.
+    auto Search = [&]() {
+      smc::Batch Batch;
+      Record(Batch);
+      if (!Batch.run(smc::Batch::Mode::Search, &Error))
+        throw std::runtime_error(Error);
+      return Batch.describe();
+    };
+    json SearchTrials = json::array();
+    std::string SearchLayout;
+    for (unsigned Trial = 0; Trial < O.SearchRuns; ++Trial) {
+      double Ms = B.measure([&] { SearchLayout = Search(); });
+      SearchTrials.push_back(Ms);
+    }
+    MixJson["search_trials_ms"] = SearchTrials;
+    MixJson["search_layout"] = SearchLayout;
+
+    std::map<std::string, std::vector<double>> Times;
+    std::vector<std::string> Modes = {"fifo", "streams", "kernelet", "search"};
+    if (!Best.empty())
+      Modes.push_back("oracle");
+    std::map<std::string, bool> Checked;
+    std::vector<double> KerneletPredicted;
+    for (unsigned Round = 0; Round <= O.Rounds; ++Round) {
+      std::shuffle(Modes.begin(), Modes.end(), B.Random);
+      for (const std::string &Mode : Modes) {
+        double Ms = B.measure([&] {
+          if (Mode == "fifo" || Mode == "streams")
+            Originals(Mode == "fifo");
+          else if (Mode == "kernelet")
+            Kernelet();
+          else if (Mode == "search")
+            Search();
+          else {
+            smc::Batch Batch;
+            Record(Batch);
+            if (!Batch.run(Best, &Error))
+              throw std::runtime_error(Error);
+          }
+        });
+        smc::clearPolicies();
+        if (!Checked[Mode]) {
+          Checked[Mode] = true;
+          for (unsigned I = 0; I < NumStreams; ++I) {
+            wl::CheckResult R = Mix[I]->check();
+            if (!R.ok)
+              throw std::runtime_error(Name + " " + Mode + ": " +
+                                       MixNames[M][I] +
+                                       " wrong: " + R.summary());
+          }
+        }
+        if (Round == 0)
+          continue; // warm-up
+        Times[Mode].push_back(Ms);
+        if (Mode == "kernelet")
+          KerneletPredicted.push_back(Predicted * 1e3);
+      }
+    }
+    double Fifo = median(Times["fifo"]), Streams = median(Times["streams"]),
+           Kern = median(Times["kernelet"]), Orc = median(Times["oracle"]),
+           Srch = median(Times["search"]);
+    // The oracle includes the model's and the search's own plans.
+    if (Orc == 0 || Kern < Orc)
+      Orc = Kern;
+    if (Srch > 0 && Srch < Orc)
+      Orc = Srch;
+    double Pred = median(KerneletPredicted);
+    double PredErr = Pred > 0 ? std::abs(Pred - Kern) / Kern : -1;
+    MixJson["fifo_ms"] = Fifo;
+    MixJson["streams_ms"] = Streams;
+    MixJson["kernelet_ms"] = Kern;
+    MixJson["oracle_ms"] = Orc;
+    MixJson["search_ms"] = Srch;
+    MixJson["kernelet_predicted_ms"] = Pred;
+    MixJson["kernelet_prediction_error"] = PredErr;
+    MixJson["oracle_grid_prediction_error_median"] = median(PlanErrors);
+    MixJson["run_host_us_per_launch"] = Launches ? RunHostUs / Launches : 0;
+    MixJson["launches"] = Launches;
+    MixJson["times"] = Times;
+    Out["mixes"].push_back(MixJson);
+    std::printf(
+        "%-22s %8.3f %8.3f %8.3f %8.3f %8.3f %7.3f %7.3f %7.3f %7.3f %8.2f\n",
+        Name.c_str(), Fifo, Streams, Kern, Srch, Orc, Streams / Kern,
+        Streams / Srch, Orc / Srch, PredErr,
+        Launches ? RunHostUs / Launches : 0.0);
+    std::fflush(stdout);
+    if (!O.Json.empty())
+      std::ofstream(O.Json) << Out.dump(2) << "\n";
+  }
+  return 0;
+}
+
+} // namespace
+
+int main(int Argc, char **Argv) {
+  try {
+    Options O = parse(Argc, Argv);
+    return O.ProfileRun ? profileRun() : run(O);
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "smc_kernelet_bench: %s\n", E.what());
+    return 1;
+  }
+}

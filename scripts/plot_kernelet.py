@@ -1,0 +1,146 @@
+#!/usr/bin/python3
+# ===- plot_kernelet.py - Chart and tables of smc_kernelet_bench results ---===#
+#
+# Reads the JSON smc_kernelet_bench writes (bench/kernelet/kernelet.cu) and
+#  - writes PREFIX.png: per mix, the throughput of each mode over plain
+#    streams (streams ms / mode ms; above 1 is faster than streams);
+#  - prints Markdown: the device line, a table of makespans and ratios per
+#    mix with geometric means, and the model's prediction errors (its own
+#    plan per mix, and over every layout of the oracle's grid, with the
+#    Spearman rank correlation of predicted and measured makespans).
+#
+# USAGE: plot_kernelet.py kernelet.json [--prefix PREFIX] [--no-png]
+#   PREFIX defaults to the JSON file's path without ".json".
+#   The chart needs matplotlib; without it only the tables are printed.
+# ===------------------------------------------------------------------------===#
+import argparse
+import json
+import math
+import os
+import statistics
+import sys
+
+MODES = ("fifo", "kernelet", "search", "oracle")
+
+
+def geomean(values):
+    values = [v for v in values if v > 0]
+    if not values:
+        return 0.0
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def ranks(values):
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    out = [0] * len(values)
+    for rank, i in enumerate(order):
+        out[i] = rank
+    return out
+
+
+def spearman(a, b):
+    n = len(a)
+    if n < 2:
+        return float("nan")
+    ra, rb = ranks(a), ranks(b)
+    return 1 - 6 * sum((x - y) ** 2 for x, y in zip(ra, rb)) / (n * (n * n - 1))
+
+
+def tables(data):
+    mixes = data["mixes"]
+    lines = ["%s (%d SMs), %d rounds, medians; ratios: plain streams' "
+             "makespan over the mode's (above 1: faster than streams)." %
+             (data["device"], data["sms"], data["rounds"]), ""]
+    lines.append("| mix | fifo ms | streams ms | kernelet ms | search ms | "
+                 "oracle ms | kernelet | search | oracle | search / oracle |")
+    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    ratios = {m: [] for m in MODES}
+    gaps = []
+    for m in mixes:
+        s = m["streams_ms"]
+        row = [m["mix"]] + ["%.3f" % m[k + "_ms"] for k in
+                            ("fifo", "streams", "kernelet", "search", "oracle")]
+        for mode in ("kernelet", "search", "oracle"):
+            ratios[mode].append(s / m[mode + "_ms"])
+            row.append("%.3f" % ratios[mode][-1])
+        gaps.append(m["oracle_ms"] / m["search_ms"])
+        row.append("%.3f" % gaps[-1])
+        lines.append("| " + " | ".join(row) + " |")
+    lines.append("| **geomean** | | | | | | **%.3f** | **%.3f** | **%.3f** | "
+                 "**%.3f** |" % (geomean(ratios["kernelet"]),
+                                 geomean(ratios["search"]),
+                                 geomean(ratios["oracle"]), geomean(gaps)))
+    lines.append("")
+    own = [m["kernelet_prediction_error"] for m in mixes
+           if m.get("kernelet_prediction_error", -1) >= 0]
+    grid_errors, rhos = [], []
+    for m in mixes:
+        grid = [p for p in m.get("oracle_grid", []) if p["predicted_ms"] > 0]
+        grid_errors += [abs(p["predicted_ms"] - p["ms"]) / p["ms"]
+                        for p in grid]
+        if grid:
+            rhos.append(spearman([p["ms"] for p in grid],
+                                 [p["predicted_ms"] for p in grid]))
+    if own:
+        lines.append("Model error on its own plan: median %.3f, max %.3f "
+                     "(%d mixes)." % (statistics.median(own), max(own),
+                                      len(own)))
+    if grid_errors:
+        lines.append("Model error over the oracle's layouts: median %.3f, "
+                     "max %.3f (%d layouts); Spearman rank correlation of "
+                     "predicted and measured per mix: median %.2f, range "
+                     "%.2f to %.2f." %
+                     (statistics.median(grid_errors), max(grid_errors),
+                      len(grid_errors), statistics.median(rhos), min(rhos),
+                      max(rhos)))
+    hosts = [m["run_host_us_per_launch"] for m in mixes]
+    lines.append("Host time of Batch::run in Kernelet mode per launch: "
+                 "median %.1f us, max %.1f us." %
+                 (statistics.median(hosts), max(hosts)))
+    return "\n".join(lines), ratios
+
+
+def chart(data, ratios, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("(matplotlib missing: no chart)", file=sys.stderr)
+        return
+    mixes = [m["mix"] for m in data["mixes"]]
+    modes = ("kernelet", "search", "oracle")
+    width = 0.8 / len(modes)
+    fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(mixes)), 4.2))
+    for i, mode in enumerate(modes):
+        xs = [x + (i - (len(modes) - 1) / 2) * width for x in range(len(mixes))]
+        ax.bar(xs, ratios[mode], width, label=mode)
+    ax.axhline(1.0, color="black", linewidth=0.8)
+    ax.set_xticks(range(len(mixes)))
+    ax.set_xticklabels(mixes, rotation=30, ha="right", fontsize=8)
+    ax.set_ylabel("throughput over plain streams")
+    ax.set_title("smc::Batch on %s: four workloads per mix" % data["device"])
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    print("wrote %s" % path, file=sys.stderr)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("json")
+    parser.add_argument("--prefix")
+    parser.add_argument("--no-png", action="store_true")
+    args = parser.parse_args()
+    with open(args.json) as f:
+        data = json.load(f)
+    text, ratios = tables(data)
+    print(text)
+    if not args.no_png:
+        prefix = args.prefix or os.path.splitext(args.json)[0]
+        chart(data, ratios, prefix + ".png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
