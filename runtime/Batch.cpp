@@ -106,9 +106,11 @@ bool copyLaunchArgs(const KernelEntry &K, const driver::Api &Api,
 
 // Whether `Runs` is a plan the executor can run for `Launches`: every CTA
 // exactly once, each launch's runs in CTA order on one lane, whole where
-// the launch cannot be sliced, and each stream's launches in order.
+// the launch cannot be sliced, workers only for a whole launch whose
+// SM-centric variant runs as workers, and each stream's launches in order.
 bool validPlan(const std::vector<RecordedLaunch> &Launches,
                const std::vector<bool> &Sliceable,
+               const std::vector<bool> &Workers,
                const std::vector<Batch::SliceRun> &Runs, std::string &Error) {
   size_t N = Launches.size();
   std::vector<uint64_t> Next(N, 0);
@@ -134,8 +136,15 @@ bool validPlan(const std::vector<RecordedLaunch> &Launches,
               ", in slices of at least one";
       return false;
     }
-    bool Whole = R.firstCta == 0 && R.ctas == L.ctas() && R.sliceCtas >= R.ctas;
-    if (!Sliceable[R.launch] && !Whole) {
+    bool Range = R.firstCta == 0 && R.ctas == L.ctas();
+    if (R.workersPerSm && (!Range || !Workers[R.launch])) {
+      Error = Where + "launch " + std::to_string(R.launch) +
+              " runs as workers only whole, and only if its SM-centric "
+              "variant runs as persistent workers";
+      return false;
+    }
+    if (!R.workersPerSm && !Sliceable[R.launch] &&
+        !(Range && R.sliceCtas >= R.ctas)) {
       Error = Where + "launch " + std::to_string(R.launch) +
               " has no usable __slice variant: it can only run whole";
       return false;
@@ -164,18 +173,15 @@ bool validPlan(const std::vector<RecordedLaunch> &Launches,
   return true;
 }
 
-// Events and lanes of one run(), released when it goes (CUDA releases them
-// after the work queued on them).
+// Events of one run(), released when it goes (CUDA releases them after
+// the work queued on them).
 struct RunResources {
-  cudaStream_t Lanes[2] = {nullptr, nullptr};
+  cudaStream_t Lanes[2] = {nullptr, nullptr}; // the device's (batchLanes)
   std::vector<cudaEvent_t> Events;
 
   ~RunResources() {
     for (cudaEvent_t E : Events)
       cudaEventDestroy(E);
-    for (cudaStream_t S : Lanes)
-      if (S)
-        cudaStreamDestroy(S);
   }
   cudaError_t event(cudaEvent_t &E) {
     cudaError_t Err = cudaEventCreateWithFlags(&E, cudaEventDisableTiming);
@@ -214,6 +220,39 @@ struct BatchTiming {
   }
 };
 
+// The device's two lanes, made on first use: streams of their own, so that
+// SM-centric runs on them keep one counter block each.
+cudaError_t batchLanes(DeviceState &Dev, cudaStream_t (&Lanes)[2]) {
+  Globals &G = globals();
+  std::lock_guard<std::mutex> Lock(G.Mutex);
+  for (cudaStream_t &Lane : Dev.BatchLanes)
+    if (!Lane)
+      if (cudaError_t Err =
+              cudaStreamCreateWithFlags(&Lane, cudaStreamNonBlocking)) {
+        Lane = nullptr;
+        return Err;
+      }
+  Lanes[0] = Dev.BatchLanes[0];
+  Lanes[1] = Dev.BatchLanes[1];
+  return cudaSuccess;
+}
+
+// Runs launch L whole on Lane as its SM-centric variant with WorkersPerSm
+// workers per SM, through the ordinary launch path (its counter block is
+// the lane's); the original where that variant cannot run so.
+cudaError_t launchWorkers(const RecordedLaunch &L, cudaStream_t Lane,
+                          unsigned WorkersPerSm) {
+  LaunchRequest Req = L.request(Lane);
+  {
+    std::lock_guard<std::mutex> Lock(globals().Mutex);
+    Req.ForcedPolicyId = policyIdFor(Policy::smCentric(WorkersPerSm));
+  }
+  Prepared *P = prepare(Req, L.Device);
+  if (!P)
+    return launchOriginal(Req);
+  return dispatchPrepared(*P, Req);
+}
+
 // Enqueues `Runs` (valid for `Launches`); `Slices[l]` is launch l's
 // prepared __slice configuration (null: it runs whole, as the original).
 // Both lanes start once every stream of the batch has run what it held
@@ -230,10 +269,8 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
     Error = failed(What.c_str(), Err);
     return false;
   };
-  for (cudaStream_t &Lane : Res.Lanes)
-    if (cudaError_t Err =
-            cudaStreamCreateWithFlags(&Lane, cudaStreamNonBlocking))
-      return Fail("creating a lane", Err);
+  if (cudaError_t Err = batchLanes(*Launches[0].Kernel->Device, Res.Lanes))
+    return Fail("creating the batch's lanes", Err);
   // What each stream held before run().
   std::map<cudaStream_t, cudaEvent_t> StreamStart;
   for (const RecordedLaunch &L : Launches)
@@ -298,7 +335,10 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
       LaneOf[R.Launch] = int(R.Lane);
     }
     bool Whole = R.FirstCta == 0 && R.Ctas == L.ctas() && R.SliceCtas >= R.Ctas;
-    if (Whole || !Slices[R.Launch]) {
+    if (R.WorkersPerSm) {
+      if (cudaError_t Err = launchWorkers(L, Lane, R.WorkersPerSm))
+        return Fail("launching " + Which, Err);
+    } else if (Whole || !Slices[R.Launch]) {
       if (cudaError_t Err = launchOriginal(L.request(Lane)))
         return Fail("launching " + Which, Err);
     } else {
@@ -479,6 +519,7 @@ namespace {
 struct Facts {
   std::vector<Prepared *> Slices;
   std::vector<bool> Sliceable;
+  std::vector<bool> Workers; // the SM-centric variant runs as workers
   std::vector<kernelet::PendingLaunch> Pending;
   std::vector<kernelet::IpcSample> Samples;
   std::vector<std::string> Names;
@@ -503,31 +544,48 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
       Error = "launch " + std::to_string(I) + " has more than 2^32-1 CTAs";
       return false;
     }
-    LaunchRequest Req = L.request(L.Stream);
-    Req.Sliced = true;
-    Prepared *P = smcDisabled() ? nullptr : prepare(Req, L.Device);
-    bool Sliceable = P && P->Variant == Variant::Slice &&
-                     !P->VariantFailed.load(std::memory_order_relaxed) &&
-                     P->NumParams == L.Args.size();
-    F.Slices.push_back(Sliceable ? P : nullptr);
-    F.Sliceable.push_back(Sliceable);
-
-    Globals &G = globals();
-    std::lock_guard<std::mutex> Lock(G.Mutex);
-    F.Device = L.Kernel->Device;
-    const dim3 &Gr = L.Shape.Grid, &Bl = L.Shape.Block;
-    const unsigned Grid[3] = {Gr.x, Gr.y, Gr.z}, Block[3] = {Bl.x, Bl.y, Bl.z};
     kernelet::PendingLaunch Pending;
+    kernelet::KernelTraits &T = Pending.Traits;
     auto Index = StreamIndex.emplace(L.Stream, unsigned(StreamIndex.size()));
     Pending.Stream = Index.first->second;
-    Pending.Sliceable = Sliceable;
-    kernelet::KernelTraits &T = Pending.Traits;
+    const dim3 &Gr = L.Shape.Grid, &Bl = L.Shape.Block;
+    const unsigned Grid[3] = {Gr.x, Gr.y, Gr.z}, Block[3] = {Bl.x, Bl.y, Bl.z};
     T.Name = profileName(L.Kernel->Source, Grid, Block);
     T.Ctas = unsigned(L.ctas());
     T.WarpsPerCta = unsigned((uint64_t(Bl.x) * Bl.y * Bl.z + 31) / 32);
-    Occupancy Occ;
-    if (occupancy(*L.Kernel, Bl, L.Shape.SharedMem, *Api, Occ))
-      T.CtasPerSm = unsigned(Occ.Original);
+    uint32_t SlicePolicy = 0, WorkersPolicy = 0;
+    {
+      std::lock_guard<std::mutex> Lock(globals().Mutex);
+      F.Device = L.Kernel->Device;
+      Occupancy Occ;
+      if (occupancy(*L.Kernel, Bl, L.Shape.SharedMem, *Api, Occ))
+        T.CtasPerSm = unsigned(Occ.Original);
+      SlicePolicy = policyIdFor(Policy::slice(0));
+      WorkersPolicy =
+          policyIdFor(Policy::smCentric(std::max(1u, (T.CtasPerSm + 1) / 2)));
+    }
+    // The __slice variant, and the SM-centric one as workers (loop mode),
+    // each under the policy the batch runs it with.
+    auto Usable = [&](uint32_t PolicyId, Variant Want) -> Prepared * {
+      if (smcDisabled())
+        return nullptr;
+      LaunchRequest Req = L.request(L.Stream);
+      Req.ForcedPolicyId = PolicyId;
+      Prepared *P = prepare(Req, L.Device);
+      bool Ok = P && P->Variant == Want &&
+                !P->VariantFailed.load(std::memory_order_relaxed) &&
+                P->NumParams == L.Args.size() &&
+                (Want != Variant::SMCentric || P->Plan.Mode == SMC_MODE_LOOP);
+      return Ok ? P : nullptr;
+    };
+    Prepared *Slices = Usable(SlicePolicy, Variant::Slice);
+    bool Sliceable = Slices != nullptr;
+    Pending.Sliceable = Sliceable;
+    Pending.Workers = Usable(WorkersPolicy, Variant::SMCentric) != nullptr;
+    F.Slices.push_back(Slices);
+    F.Sliceable.push_back(Sliceable);
+    F.Workers.push_back(Pending.Workers);
+
     const KernelProfile *Profile = Profiles.find(T.Name);
     const std::optional<IssueProfile> *Issue =
         Profile ? &Profile->issue() : nullptr;
@@ -542,14 +600,11 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
     } else if (Sliceable) {
       tellKernel(*L.Kernel, "smc::Batch: no \"issue\" profile for '" + T.Name +
                                 "' (scripts/smc-profile --ncu records one); "
-                                "its launches run whole, alone");
+                                "the model runs its launches whole, alone");
     }
     if (!Sliceable && !smcDisabled())
-      tellKernel(*L.Kernel,
-                 "smc::Batch: no usable __slice variant" +
-                     (P && !P->Reason.empty() ? " (" + P->Reason + ")"
-                                              : std::string()) +
-                     "; its launches run whole, alone");
+      tellKernel(*L.Kernel, "smc::Batch: no usable __slice variant (see the "
+                            "kernel's remarks); its launches run whole");
     F.Names.push_back(T.Name);
     F.Pending.push_back(std::move(Pending));
   }
@@ -573,7 +628,8 @@ std::vector<Batch::SliceRun>
 publicRuns(const std::vector<kernelet::SliceRun> &Runs) {
   std::vector<Batch::SliceRun> Out;
   for (const kernelet::SliceRun &R : Runs)
-    Out.push_back({R.Launch, R.Lane, R.FirstCta, R.Ctas, R.SliceCtas});
+    Out.push_back(
+        {R.Launch, R.Lane, R.FirstCta, R.Ctas, R.SliceCtas, R.WorkersPerSm});
   return Out;
 }
 
@@ -582,7 +638,8 @@ std::vector<kernelet::SliceRun>
 modelRuns(const std::vector<Batch::SliceRun> &Runs) {
   std::vector<kernelet::SliceRun> Out;
   for (const Batch::SliceRun &R : Runs)
-    Out.push_back({R.launch, R.lane, R.firstCta, R.ctas, R.sliceCtas});
+    Out.push_back({R.launch, R.lane, R.firstCta, R.ctas, R.sliceCtas, false,
+                   R.workersPerSm});
   return Out;
 }
 
@@ -669,7 +726,7 @@ bool Batch::run(Mode RunMode, std::string *Error) {
     B.LastNotes = Plan.Notes;
   }
   std::vector<Batch::SliceRun> Runs = publicRuns(Plan.Runs);
-  if (!validPlan(Launches, F.Sliceable, Runs, Message))
+  if (!validPlan(Launches, F.Sliceable, F.Workers, Runs, Message))
     return Fail("the scheduler's plan is not valid (" + Message + ")");
   B.LastRuns = Runs;
   if (!enqueueRuns(Launches, F.Slices, Plan.Runs, Message, Timing)) {
@@ -682,17 +739,25 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   return true;
 }
 
-std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams) {
+std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams,
+                                                  bool WithWorkers) {
   std::vector<Layout> Out;
-  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams))
-    Out.push_back({{L.Lanes[0], L.Lanes[1]}, L.Sliced});
+  for (const kernelet::Layout &L : kernelet::balancedLayouts(
+           Streams, WithWorkers ? kernelet::NumSplits : 2)) {
+    Layout Public{{L.Lanes[0], L.Lanes[1]}, {}};
+    for (kernelet::Split How : L.Splits)
+      Public.splits.push_back(Split(static_cast<unsigned char>(How)));
+    Out.push_back(std::move(Public));
+  }
   return Out;
 }
 
 std::vector<Batch::SliceRun> Batch::layoutRuns(const Layout &L) const {
   Facts F;
   std::string Unused;
-  kernelet::Layout Model{{L.lanes[0], L.lanes[1]}, L.sliced};
+  kernelet::Layout Model{{L.lanes[0], L.lanes[1]}, {}};
+  for (Split How : L.splits)
+    Model.Splits.push_back(kernelet::Split(static_cast<unsigned char>(How)));
   if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused))
     return {};
   unsigned Streams = 0;
@@ -714,7 +779,7 @@ std::vector<Batch::LaunchInfo> Batch::launches() const {
   for (const kernelet::PendingLaunch &P : F.Pending)
     Out.push_back({P.Traits.Name, P.Traits.Ctas, P.Traits.CtasPerSm,
                    P.Known ? kernelet::minSliceCtas(Model, P.Traits) : 1,
-                   P.Stream, P.Sliceable, P.Known});
+                   P.Stream, P.Sliceable, P.Known, P.Workers});
   return Out;
 }
 
@@ -722,7 +787,7 @@ double Batch::predictSeconds(const std::vector<SliceRun> &Runs) const {
   Facts F;
   std::string Unused;
   if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused) ||
-      !validPlan(impl->Launches, F.Sliceable, Runs, Unused))
+      !validPlan(impl->Launches, F.Sliceable, F.Workers, Runs, Unused))
     return 0;
   for (const kernelet::PendingLaunch &P : F.Pending)
     if (!P.Known)
@@ -746,7 +811,7 @@ bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
   Facts F;
   if (!B.Launches.empty() && !gatherFacts(B.Launches, F, Message))
     return Fail(Message);
-  if (!validPlan(B.Launches, F.Sliceable, Runs, Message))
+  if (!validPlan(B.Launches, F.Sliceable, F.Workers, Runs, Message))
     return Fail(Message);
   std::vector<RecordedLaunch> Launches = std::move(B.Launches);
   B.Launches.clear();

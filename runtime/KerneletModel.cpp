@@ -960,8 +960,12 @@ bool checkSchedule(const std::vector<PendingLaunch> &Launches,
                   " with at least one CTA, within its " +
                   std::to_string(L.Traits.Ctas) +
                   ", in slices of at least one");
-    if (!L.Sliceable &&
-        (R.FirstCta != 0 || R.Ctas != L.Traits.Ctas || R.SliceCtas < R.Ctas))
+    bool Whole = R.FirstCta == 0 && R.Ctas == L.Traits.Ctas;
+    if (R.WorkersPerSm && (!Whole || !L.Workers))
+      return Fail(Where + "launch " + std::to_string(R.Launch) +
+                  " runs as workers only whole, and only with persistent "
+                  "workers");
+    if (!L.Sliceable && !R.WorkersPerSm && (!Whole || R.SliceCtas < R.Ctas))
       return Fail(Where + "launch " + std::to_string(R.Launch) +
                   " is not sliceable: it runs whole");
     if (Lane[R.Launch] < 0)

@@ -170,6 +170,9 @@ struct PendingLaunch {
   KernelTraits Traits;
   bool Sliceable = true;
   bool Known = true; // traits measured
+  // Its SM-centric variant runs as persistent workers (loop mode), so it
+  // can run whole at a chosen number of workers per SM.
+  bool Workers = false;
 };
 
 // One run of consecutive slices of one launch on one lane (lanes are the
@@ -186,6 +189,10 @@ struct SliceRun {
   // ended: how a plan keeps a launch alone on the device (a fence before
   // it and before the run after it).  Lanes wait on each other's last run.
   bool Fence = false;
+  // Not 0: the run is the whole launch as its SM-centric variant with this
+  // many workers per SM (one launch; SliceCtas is WorkersPerSm * NumSms,
+  // what the model sees: as many CTAs of it on the GPU at once).
+  unsigned WorkersPerSm = 0;
 };
 
 struct Schedule {
@@ -223,8 +230,9 @@ Schedule planSerial(const std::vector<PendingLaunch> &Launches);
 // Whether S is a plan the executor can run for Launches: every CTA of
 // every launch in exactly one run, each launch's runs in CTA order on one
 // lane (0 or 1), slices of at least one CTA, a launch that is not Sliceable
-// in one whole run, and each launch's first run after every run of the
-// earlier launches of its stream.  Else false with *Error naming the run.
+// in one whole run, a run of workers only of a whole launch that has
+// Workers, and each launch's first run after every run of the earlier
+// launches of its stream.  Else false with *Error naming the run.
 bool checkSchedule(const std::vector<PendingLaunch> &Launches,
                    const Schedule &S, std::string *Error = nullptr);
 

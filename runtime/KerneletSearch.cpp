@@ -12,27 +12,31 @@
 namespace smc::kernelet {
 
 bool Layout::operator==(const Layout &O) const {
-  return Lanes[0] == O.Lanes[0] && Lanes[1] == O.Lanes[1] && Sliced == O.Sliced;
+  return Lanes[0] == O.Lanes[0] && Lanes[1] == O.Lanes[1] && Splits == O.Splits;
 }
 
 bool Layout::operator<(const Layout &O) const {
-  return std::tie(Lanes[0], Lanes[1], Sliced) <
-         std::tie(O.Lanes[0], O.Lanes[1], O.Sliced);
+  return std::tie(Lanes[0], Lanes[1], Splits) <
+         std::tie(O.Lanes[0], O.Lanes[1], O.Splits);
 }
 
 std::string Layout::text() const {
   std::string Out;
   for (unsigned Lane : {0u, 1u}) {
     Out += Lane ? " | lane 1:" : "lane 0:";
-    for (unsigned S : Lanes[Lane])
-      Out +=
-          " " + std::to_string(S) + (S < Sliced.size() && Sliced[S] ? "s" : "");
+    for (unsigned S : Lanes[Lane]) {
+      Split How = S < Splits.size() ? Splits[S] : Split::Whole;
+      Out += " " + std::to_string(S) +
+             (How == Split::Slices    ? "s"
+              : How == Split::Workers ? "w"
+                                      : "");
+    }
   }
   return Out;
 }
 
 bool validLayout(const Layout &L, unsigned Streams) {
-  if (L.Sliced.size() != Streams)
+  if (L.Splits.size() != Streams)
     return false;
   std::vector<unsigned> Seen(Streams, 0);
   for (const std::vector<unsigned> &Lane : L.Lanes)
@@ -45,34 +49,38 @@ bool validLayout(const Layout &L, unsigned Streams) {
 
 Layout streamsLayout(unsigned Streams) {
   Layout L;
-  L.Sliced.assign(Streams, false);
+  L.Splits.assign(Streams, Split::Whole);
   for (unsigned S = 0; S < Streams; ++S)
     L.Lanes[S % 2].push_back(S);
   return L;
 }
 
-std::vector<Layout> balancedLayouts(unsigned Streams) {
+std::vector<Layout> balancedLayouts(unsigned Streams, unsigned Splits) {
   std::vector<Layout> Out;
-  if (Streams == 0 || Streams > 16)
+  Splits = std::min(std::max(Splits, 1u), NumSplits);
+  if (Streams == 0 || Streams > 8)
     return Out;
+  uint32_t Choices = 1;
+  for (unsigned S = 0; S < Streams; ++S)
+    Choices *= Splits;
   unsigned First = (Streams + 1) / 2; // lane 0's share, with stream 0
   for (uint32_t Mask = 0; Mask < (1u << Streams); ++Mask) {
     if (!(Mask & 1) || unsigned(__builtin_popcount(Mask)) != First)
       continue;
     Layout Base;
-    Base.Sliced.assign(Streams, false);
+    Base.Splits.assign(Streams, Split::Whole);
     for (unsigned S = 0; S < Streams; ++S)
       Base.Lanes[(Mask >> S) & 1 ? 0 : 1].push_back(S);
     std::vector<unsigned> A = Base.Lanes[0];
     do {
       std::vector<unsigned> B = Base.Lanes[1];
       do {
-        for (uint32_t Sliced = 0; Sliced < (1u << Streams); ++Sliced) {
+        for (uint32_t Choice = 0; Choice < Choices; ++Choice) {
           Layout L;
           L.Lanes[0] = A;
           L.Lanes[1] = B;
-          for (unsigned S = 0; S < Streams; ++S)
-            L.Sliced.push_back((Sliced >> S) & 1);
+          for (uint32_t S = 0, Rest = Choice; S < Streams; ++S, Rest /= Splits)
+            L.Splits.push_back(Split(Rest % Splits));
           Out.push_back(std::move(L));
         }
       } while (std::next_permutation(B.begin(), B.end()));
@@ -87,11 +95,12 @@ std::vector<Layout> neighbours(const Layout &L) {
     if (!(N == L) && std::find(Out.begin(), Out.end(), N) == Out.end())
       Out.push_back(std::move(N));
   };
-  for (size_t S = 0; S < L.Sliced.size(); ++S) {
-    Layout N = L;
-    N.Sliced[S] = !N.Sliced[S];
-    Add(std::move(N));
-  }
+  for (size_t S = 0; S < L.Splits.size(); ++S)
+    for (unsigned K = 0; K < NumSplits; ++K) {
+      Layout N = L;
+      N.Splits[S] = Split(K);
+      Add(std::move(N));
+    }
   // Every place: (lane, position).
   std::vector<std::pair<unsigned, size_t>> Places;
   for (unsigned Lane : {0u, 1u})
@@ -123,28 +132,46 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
         const KernelTraits &T = Launch.Traits;
         if (Launch.Stream != Stream || T.Ctas == 0)
           continue;
+        Split How = Stream < L.Splits.size() ? L.Splits[Stream] : Split::Whole;
+        unsigned Half = (T.CtasPerSm + 1) / 2;
         uint64_t Slice = T.Ctas;
-        if (Stream < L.Sliced.size() && L.Sliced[Stream] && Launch.Sliceable &&
-            Launch.Known && checkTraits(T)) {
-          uint64_t Half = uint64_t((T.CtasPerSm + 1) / 2) * Sms;
+        unsigned Workers = 0;
+        if (How == Split::Slices && Launch.Sliceable && Launch.Known &&
+            checkTraits(T)) {
           uint64_t Least = minSliceCtas(M, T);
           if (2 * Least <= T.Ctas)
-            Slice = std::min<uint64_t>(std::max(Half, Least), T.Ctas);
+            Slice = std::min<uint64_t>(std::max(uint64_t(Half) * Sms, Least),
+                                       T.Ctas);
+        } else if (How == Split::Workers && Launch.Workers && Half > 0) {
+          Workers = Half;
+          Slice = std::min<uint64_t>(uint64_t(Half) * Sms, T.Ctas);
         }
-        Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice)});
+        Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers});
       }
     }
   return Runs;
 }
 
 LayoutSearch::LayoutSearch(Layout Start, double MinGain, unsigned MaxTrials)
-    : Best(std::move(Start)), MinGain(MinGain), MaxTrials(MaxTrials) {
-  Visited.push_back(Best);
+    : Best(Start), Climb(std::move(Start)), MinGain(MinGain),
+      MaxTrials(MaxTrials) {
+  markTried(Climb);
+}
+
+bool LayoutSearch::tried(const Layout &L) const {
+  return std::binary_search(Tried.begin(), Tried.end(), L);
+}
+
+void LayoutSearch::markTried(const Layout &L) {
+  if (!tried(L))
+    Tried.insert(std::upper_bound(Tried.begin(), Tried.end(), L), L);
 }
 
 const Layout &LayoutSearch::next() const {
-  if (Settled || BestSeconds == 0)
+  if (Settled)
     return Best;
+  if (ClimbSeconds == 0)
+    return Climb;
   return Candidates[NextCandidate];
 }
 
@@ -152,44 +179,66 @@ void LayoutSearch::measured(double Seconds) {
   if (Settled || !(Seconds > 0))
     return;
   ++Trials;
-  if (BestSeconds == 0) {
+  const Layout &Ran = next();
+  if (BestSeconds == 0 || Seconds < BestSeconds * (1 - MinGain)) {
+    Best = Ran;
     BestSeconds = Seconds;
+  }
+  if (ClimbSeconds == 0) {
+    ClimbSeconds = Seconds;
   } else {
     CandidateSeconds[NextCandidate++] = Seconds;
+    if (NextCandidate < Candidates.size()) {
+      Settled = Trials >= MaxTrials;
+      return;
+    }
+    // Every candidate around the climb's layout is measured.
+    size_t Fastest = Candidates.size();
+    for (size_t I = 0; I < Candidates.size(); ++I)
+      if (CandidateSeconds[I] < ClimbSeconds * (1 - MinGain) &&
+          (Fastest == Candidates.size() ||
+           CandidateSeconds[I] < CandidateSeconds[Fastest]))
+        Fastest = I;
+    if (Fastest < Candidates.size()) {
+      Climb = Candidates[Fastest];
+      ClimbSeconds = CandidateSeconds[Fastest];
+    } else if (!restart()) {
+      Settled = true;
+      return;
+    }
   }
-  if (NextCandidate == Candidates.size())
-    moveOn();
-  if (Trials >= MaxTrials)
-    Settled = true;
+  Settled = Trials >= MaxTrials || (ClimbSeconds > 0 && !listCandidates());
 }
 
-// All candidates around Best are measured (or there are none yet): move to
-// the fastest if it gains enough, and list the new neighbours not visited.
-void LayoutSearch::moveOn() {
-  size_t Fastest = Candidates.size();
-  for (size_t I = 0; I < Candidates.size(); ++I)
-    if (CandidateSeconds[I] < BestSeconds * (1 - MinGain) &&
-        (Fastest == Candidates.size() ||
-         CandidateSeconds[I] < CandidateSeconds[Fastest]))
-      Fastest = I;
-  if (!Candidates.empty() && Fastest == Candidates.size()) {
-    Settled = true;
-    return;
-  }
-  if (Fastest < Candidates.size()) {
-    Best = Candidates[Fastest];
-    BestSeconds = CandidateSeconds[Fastest];
-  }
+bool LayoutSearch::listCandidates() {
   Candidates.clear();
-  for (Layout &N : neighbours(Best))
-    if (!std::binary_search(Visited.begin(), Visited.end(), N)) {
-      Visited.insert(std::upper_bound(Visited.begin(), Visited.end(), N), N);
+  for (Layout &N : neighbours(Climb))
+    if (!tried(N)) {
+      markTried(N);
       Candidates.push_back(std::move(N));
     }
   CandidateSeconds.assign(Candidates.size(), 0);
   NextCandidate = 0;
-  if (Candidates.empty())
-    Settled = true;
+  return !Candidates.empty() || restart();
+}
+
+bool LayoutSearch::restart() {
+  std::vector<Layout> Far;
+  for (const Layout &Near : neighbours(Best))
+    for (Layout &N : neighbours(Near))
+      if (!tried(N) && std::find(Far.begin(), Far.end(), N) == Far.end())
+        Far.push_back(std::move(N));
+  if (Far.empty())
+    return false;
+  Seed = Seed * 1103515245u + 12345u;
+  Climb = Far[(Seed >> 8) % Far.size()];
+  ClimbSeconds = 0;
+  Candidates.clear();
+  CandidateSeconds.clear();
+  NextCandidate = 0;
+  markTried(Climb);
+  ++Climbs;
+  return true;
 }
 
 } // namespace smc::kernelet

@@ -8,12 +8,13 @@
 // model (KerneletModel.h) did not rank layouts (Spearman rank correlation
 // -0.19 to 0.05 against their measured makespans, eight mixes of four
 // suite workloads), while the best measured layout beat plain streams by
-// up to 18% (geomean 9%).  So for a batch that recurs, LayoutSearch climbs from
-// the streams-like layout to the fastest neighbouring one, measuring each
+// up to 18% (geomean 9%).  So for a batch that recurs, LayoutSearch climbs
+// from the streams-like layout through neighbouring ones, measuring each
 // candidate once as the program runs it (the hill climbing of "Enabling
 // and Exploiting Flexible Task Assignment on GPU through SM-Centric
-// Program Transformations", ICS 2015, applied to slice layouts), and then
-// keeps the best.  Pure logic: no CUDA.
+// Program Transformations", ICS 2015, applied to layouts), restarts near
+// the best when a climb is stuck, and keeps the best once its trials are
+// spent.  Pure logic: no CUDA.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_KERNELETSEARCH_H
 #define SMC_RUNTIME_KERNELETSEARCH_H
@@ -25,17 +26,24 @@
 
 namespace smc::kernelet {
 
+// How a stream's launches run on their lane: whole (the original), in
+// slices, or whole as persistent workers at a share of every SM (SMC's
+// parallelism control in place of slicing: no launch per slice).
+enum class Split : unsigned char { Whole, Slices, Workers };
+constexpr unsigned NumSplits = 3;
+
 // Streams 0..N-1 on the two lanes.  Each stream is on exactly one lane;
 // the lane runs its streams one after the other, in the order given, each
-// stream's launches in their order.  Sliced[s]: stream s's launches run
-// in slices (where they can be), else whole.
+// stream's launches in their order, each run as Splits[s] says (where it
+// can: else whole).
 struct Layout {
   std::vector<unsigned> Lanes[2];
-  std::vector<bool> Sliced;
+  std::vector<Split> Splits;
 
   bool operator==(const Layout &O) const;
   bool operator<(const Layout &O) const;
-  std::string text() const; // "lane 0: 0 2s | lane 1: 1 3" (s: sliced)
+  // "lane 0: 0 2s | lane 1: 1w 3" (s: slices, w: workers)
+  std::string text() const;
 };
 
 // Whether L places each of Streams streams exactly once.
@@ -47,33 +55,43 @@ Layout streamsLayout(unsigned Streams);
 
 // Every layout whose lanes hold Streams / 2 and the rest (the lane holding
 // stream 0 is lane 0: the lanes are interchangeable), x every choice of
-// sliced streams.  For 4 streams: 12 orders x 16 = 192.
-std::vector<Layout> balancedLayouts(unsigned Streams);
+// Split per stream among the first Splits of Whole, Slices, Workers.  For 4
+// streams and 3 splits: 12 orders x 81 = 972.
+std::vector<Layout> balancedLayouts(unsigned Streams,
+                                    unsigned Splits = NumSplits);
 
-// The layouts one step from L: one stream's slicing toggled, or two
-// streams' places (lane and position) swapped; none repeated, L excluded.
+// The layouts one step from L: one stream's Split changed (to each of the
+// others), or two streams' places (lane and position) swapped; none
+// repeated, L excluded.
 std::vector<Layout> neighbours(const Layout &L);
 
 // The slice runs of L for Launches (whose Stream fields are L's streams):
 // lane positions interleaved (lane 0's first stream, lane 1's first, lane
 // 0's second, ...), so each stream's launches follow each other on one
-// lane.  A sliced stream's launch runs in slices of half the CTAs it fits
-// on the GPU at once, at least minSliceCtas(); one that is not Sliceable,
-// not Known, or too short for two such slices runs whole.
+// lane.  A launch of a Slices stream runs in slices of half the CTAs it
+// fits on the GPU at once, at least minSliceCtas() (one that is not
+// Sliceable, not Known, or too short for two such slices runs whole); a
+// launch of a Workers stream runs whole as half as many workers per SM as
+// it fits CTAs (rounded up; one that has no Workers runs whole).
 std::vector<SliceRun> layoutRuns(const DeviceModel &M,
                                  const std::vector<PendingLaunch> &Launches,
                                  const Layout &L);
 
-// Hill climbing over layouts with measured makespans.  next() is the
-// layout to run; measured() reports how long the last next() took.  The
-// search starts at Start, tries each neighbour of the best layout once,
-// moves to the fastest neighbour when it beats the best by more than
-// MinGain (a fraction), and stops (settled()) when no neighbour does or
-// after MaxTrials measurements; from then on next() is the best layout.
+// Iterated hill climbing over layouts with measured makespans.  next() is
+// the layout to run; measured() reports how long the last next() took.
+// A climb starts at a layout, tries each of its neighbours not yet tried
+// once, and moves to the fastest when it beats the climb's layout by more
+// than MinGain (a fraction); when none does, the climb is stuck, and the
+// next one starts two steps from the best layout so far (at a layout not
+// yet tried, chosen at random with a fixed seed), so that layouts two
+// swaps apart are reached.  The first climb starts at Start.  A layout
+// becomes the best only by beating the best by more than MinGain.  After
+// MaxTrials measurements, or when no untried layout is left near the best,
+// the search is settled() and next() is the best layout.
 class LayoutSearch {
 public:
   explicit LayoutSearch(Layout Start, double MinGain = 0.02,
-                        unsigned MaxTrials = 64);
+                        unsigned MaxTrials = 96);
 
   const Layout &next() const;
   void measured(double Seconds);
@@ -82,18 +100,28 @@ public:
   const Layout &best() const { return Best; }
   double bestSeconds() const { return BestSeconds; }
   unsigned trials() const { return Trials; }
+  unsigned climbs() const { return Climbs; }
 
 private:
-  void moveOn();
+  // Lists the untried neighbours of the climb's layout; false if none.
+  bool listCandidates();
+  // Starts a climb two steps from the best; false if no such layout.
+  bool restart();
+  bool tried(const Layout &L) const;
+  void markTried(const Layout &L);
 
   Layout Best;
-  double BestSeconds = 0; // 0: Best not measured yet
+  double BestSeconds = 0;
+  Layout Climb;            // the current climb's layout
+  double ClimbSeconds = 0; // 0: Climb not measured yet
   std::vector<Layout> Candidates;
   std::vector<double> CandidateSeconds;
-  std::vector<Layout> Visited; // sorted
+  std::vector<Layout> Tried; // sorted
   size_t NextCandidate = 0;
   bool Settled = false;
   unsigned Trials = 0;
+  unsigned Climbs = 1;
+  unsigned Seed = 20141201;
   double MinGain;
   unsigned MaxTrials;
 };

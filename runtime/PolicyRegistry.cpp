@@ -105,7 +105,7 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
   return internPolicy(P);
 }
 
-uint32_t wholeSlicePolicyId() { return internPolicy(Policy::slice(0)); }
+uint32_t policyIdFor(const Policy &P) { return internPolicy(P); }
 
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
   return confinedPolicyId(Id, Partition.Sms, Partition.WorkersPerSM);

@@ -178,8 +178,8 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
     K->PolicyEpoch = Epoch;
   }
   uint32_t PolicyId = K->PolicyId;
-  if (Req.Sliced)
-    PolicyId = wholeSlicePolicyId();
+  if (Req.ForcedPolicyId != NoForcedPolicy)
+    PolicyId = Req.ForcedPolicyId;
   else if (Req.Partition)
     PolicyId = partitionedPolicyId(PolicyId, *Req.Partition);
   else if (Req.ConfinedSms)

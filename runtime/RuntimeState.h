@@ -84,6 +84,8 @@ struct LaunchShape {
 
 struct StreamPartition;
 
+constexpr uint32_t NoForcedPolicy = UINT32_MAX;
+
 // One launch as the program made it (the arguments of cudaLaunchKernel).
 struct LaunchRequest {
   const void *Func = nullptr;
@@ -101,9 +103,9 @@ struct LaunchRequest {
   unsigned ConfinedWorkersPerSM = 0;
   // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
   const std::string *AutoDecision = nullptr;
-  // A batch's slices (Batch.cpp): the __slice variant in one slice,
-  // whatever the kernel's policy.
-  bool Sliced = false;
+  // Not NoForcedPolicy: the id of the policy this launch runs under,
+  // whatever the kernel's (smc::Batch's slices and workers, Batch.cpp).
+  uint32_t ForcedPolicyId = NoForcedPolicy;
 
   // The stream as the driver sees it: a null stream of the _ptsz entry is
   // the thread's per-thread stream, otherwise the legacy stream.
@@ -269,6 +271,9 @@ struct DeviceState {
   // Confined launches in flight, per stream (ConfinedLaunches.cpp).
   std::mutex ConfinedMutex;
   std::vector<ConfinedFlight> ConfinedFlights;
+  // smc::Batch's two lanes, non-blocking, made on first use
+  // (Globals::Mutex).
+  cudaStream_t BatchLanes[2] = {nullptr, nullptr};
   // Launches of policy auto, per stream (AutoLaunch.cpp, under its lock).
   std::vector<AutoStreamFlight> AutoFlights;
 };
@@ -423,8 +428,8 @@ uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition);
 // default SM-centric one; others are returned unchanged).
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
-// The id of the slice policy of one slice (a batch's slices, Batch.cpp).
-uint32_t wholeSlicePolicyId();
+// The id of `P` (interned).
+uint32_t policyIdFor(const Policy &P);
 const Policy &policyById(uint32_t Id);
 
 //===----------------------------------------------------------------------===//

@@ -249,36 +249,48 @@ public:
     // For launches that recur (the same kernels, shapes and streams, batch
     // after batch): the fastest layout measured so far.  A layout puts the
     // streams on the two lanes (which share one, in which order) and runs
-    // each stream's launches whole or in slices.  The first batch runs as
-    // plain streams would; later ones try the neighbouring layouts of the
-    // best (one stream's slicing changed, or two streams' places swapped),
-    // each timed once with events, and move to a faster one while one is
-    // at least 2% faster; then the best is kept.
+    // each stream's launches whole, in slices or as workers (Split).  The
+    // first batch runs as plain streams would; later ones try the
+    // neighbouring layouts of the best (one stream's Split changed, or two
+    // streams' places swapped), each timed once with events; a climb moves
+    // to the fastest neighbour while one is at least 2% faster, and a stuck
+    // climb restarts two steps from the best.  After 96 timed batches the
+    // best layout is kept.
     Search,
     Serial,  // each launch whole, one after another in record order
     Streams, // each launch whole on its own stream: as without the batch
   };
+  // How a stream's launches run in a layout: whole (the original kernel),
+  // in slices of half the CTAs they fit on the GPU at once (at least the
+  // minimum slice), or whole as persistent workers, half as many per SM as
+  // they fit CTAs.  A launch that cannot run so runs whole.
+  enum class Split : unsigned char { Whole, Slices, Workers };
   // Streams (numbered as launches() does) on the two lanes, each lane
-  // running its streams in order, each stream's launches whole or (sliced)
-  // in slices of half the CTAs they fit on the GPU at once, at least the
-  // minimum slice.
+  // running its streams in order, each stream as splits[stream] says.
   struct Layout {
     std::vector<unsigned> lanes[2];
-    std::vector<bool> sliced;
+    std::vector<Split> splits;
   };
   // Every layout of `streams` streams with half of them on each lane (the
-  // lane of stream 0 first), x every choice of sliced streams.
-  static std::vector<Layout> balancedLayouts(unsigned streams);
+  // lane of stream 0 first), x every choice of Split per stream (only Whole
+  // and Slices unless `withWorkers`).
+  static std::vector<Layout> balancedLayouts(unsigned streams,
+                                             bool withWorkers = true);
   // One range of a recorded launch's CTAs (linear blockIdx, x fastest),
   // run as consecutive slices of sliceCtas CTAs on one of the batch's two
   // lanes (0 or 1).  A range whose sliceCtas covers the whole launch runs
   // the original kernel.
+  // With workersPerSm (not 0) the range is the whole launch, run as its
+  // SM-centric variant with that many persistent workers per SM (SMC's
+  // parallelism control: the kernel's share of every SM without a launch
+  // per slice).
   struct SliceRun {
     unsigned launch = 0;
     unsigned lane = 0;
     unsigned firstCta = 0;
     unsigned ctas = 0;
     unsigned sliceCtas = 0;
+    unsigned workersPerSm = 0;
   };
 
   Batch();
@@ -316,6 +328,7 @@ public:
     unsigned stream = 0;
     bool sliceable = false;
     bool profiled = false;
+    bool workers = false; // its SM-centric variant runs as workers
   };
   std::vector<LaunchInfo> launches() const;
   // The slice runs of `layout` for the recorded launches (empty if it does

@@ -222,7 +222,7 @@ TEST_F(BatchTest, SearchTriesLayoutsAndEveryRunMatches) {
   std::string Error;
   ASSERT_TRUE(smc::loadProfiles(Profiles.Path, &Error)) << Error;
   std::set<std::string> Layouts;
-  bool Sliced = false;
+  bool Sliced = false, Workers = false;
   for (int Run = 0; Run < 25; ++Run) {
     SCOPED_TRACE("run " + std::to_string(Run));
     smc::Batch B;
@@ -234,13 +234,16 @@ TEST_F(BatchTest, SearchTriesLayoutsAndEveryRunMatches) {
     size_t Begin = Text.find("layout");
     ASSERT_NE(Begin, std::string::npos) << Text;
     Layouts.insert(Text.substr(Begin, Text.find(',', Begin) - Begin));
-    for (const smc::Batch::SliceRun &R : B.lastRuns())
-      Sliced |= R.sliceCtas < R.ctas;
+    for (const smc::Batch::SliceRun &R : B.lastRuns()) {
+      Sliced |= R.sliceCtas < R.ctas && !R.workersPerSm;
+      Workers |= R.workersPerSm != 0;
+    }
   }
   // The first run is the streams layout; later ones try others, sliced
-  // ones among them.
+  // ones and ones with workers among them.
   EXPECT_GE(Layouts.size(), 5u);
   EXPECT_TRUE(Sliced);
+  EXPECT_TRUE(Workers);
 }
 
 TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
@@ -248,7 +251,9 @@ TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
   smc::Batch B;
   record(B);
   std::vector<smc::Batch::Layout> All = smc::Batch::balancedLayouts(3);
-  ASSERT_EQ(All.size(), 32u);
+  ASSERT_EQ(All.size(), 4u * 27);
+  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*withWorkers=*/false).size(),
+            4u * 8);
   std::vector<smc::Batch::SliceRun> Runs = B.layoutRuns(All.back());
   ASSERT_EQ(Runs.size(), 5u);
   smc::Batch::Layout Bad = All.back();
@@ -290,13 +295,14 @@ TEST_F(BatchTest, ExplicitPlansRunMatchOrAreRefused) {
   const unsigned Hash = kHashGrid.x * kHashGrid.y;
   // Launches: 0 scale, 1 hash, 2 add, 3 scale, 4 hash.  Odd slice sizes,
   // a launch cut into runs of different slice sizes, both lanes.
+  // Launch 2 runs as persistent workers, 3 per SM; launch 4 as 1 per SM.
   std::vector<smc::Batch::SliceRun> Plan = {{0, 0, 0, 1000, 333},
                                             {1, 1, 0, 100, 7},
                                             {0, 0, 1000, Scale - 1000, 1024},
                                             {1, 1, 100, Hash - 100, 129},
-                                            {2, 0, 0, Scale, 4096},
+                                            {2, 0, 0, Scale, Scale, 3},
                                             {3, 1, 0, Scale, Scale},
-                                            {4, 0, 0, Hash, 61}};
+                                            {4, 0, 0, Hash, Hash, 1}};
   smc::Batch B;
   record(B);
   std::string Error;
@@ -310,7 +316,9 @@ TEST_F(BatchTest, ExplicitPlansRunMatchOrAreRefused) {
       {{{0, 0, 0, 10, 10}, {0, 0, 5, Scale - 5, 10}},
        "must continue at CTA 10"},
       {{{0, 0, 0, 10, 10}, {0, 1, 10, Scale - 10, 10}}, "one lane"},
-      {{{3, 0, 0, Scale, Scale}}, "starts before launch 0"}};
+      {{{3, 0, 0, Scale, Scale}}, "starts before launch 0"},
+      {{{0, 0, 0, 10, 10, 2}, {0, 0, 10, Scale - 10, 10}},
+       "runs as workers only whole"}};
   for (const auto &[Runs, Expect] : Bad) {
     smc::Batch Refused;
     record(Refused);

@@ -21,7 +21,7 @@ TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
   Layout L = streamsLayout(5);
   EXPECT_EQ(L.Lanes[0], (std::vector<unsigned>{0, 2, 4}));
   EXPECT_EQ(L.Lanes[1], (std::vector<unsigned>{1, 3}));
-  EXPECT_EQ(L.Sliced, std::vector<bool>(5, false));
+  EXPECT_EQ(L.Splits, std::vector<Split>(5, Split::Whole));
   EXPECT_TRUE(validLayout(L, 5));
   EXPECT_FALSE(validLayout(L, 4));
   Layout Twice = L;
@@ -31,11 +31,18 @@ TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
   Missing.Lanes[0].pop_back();
   EXPECT_FALSE(validLayout(Missing, 5));
   EXPECT_EQ(L.text(), "lane 0: 0 2 4 | lane 1: 1 3");
+  L.Splits[2] = Split::Slices;
+  L.Splits[3] = Split::Workers;
+  EXPECT_EQ(L.text(), "lane 0: 0 2s 4 | lane 1: 1 3w");
 }
 
-TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySlicing) {
+TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
   std::vector<Layout> Four = balancedLayouts(4);
-  EXPECT_EQ(Four.size(), 12u * 16);
+  EXPECT_EQ(Four.size(), 12u * 81);
+  EXPECT_EQ(balancedLayouts(4, 2).size(), 12u * 16);
+  for (const Layout &L : balancedLayouts(4, 2))
+    for (Split How : L.Splits)
+      EXPECT_NE(How, Split::Workers);
   std::set<Layout> Unique(Four.begin(), Four.end());
   EXPECT_EQ(Unique.size(), Four.size());
   for (const Layout &L : Four) {
@@ -45,15 +52,15 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySlicing) {
     EXPECT_TRUE(L.Lanes[0][0] == 0 || L.Lanes[0][1] == 0) << L.text();
   }
   // 3 streams: stream 0 and one other share lane 0 (2 ways x 2 orders).
-  EXPECT_EQ(balancedLayouts(3).size(), 4u * 8);
-  EXPECT_EQ(balancedLayouts(1).size(), 2u);
+  EXPECT_EQ(balancedLayouts(3).size(), 4u * 27);
+  EXPECT_EQ(balancedLayouts(1).size(), 3u);
   EXPECT_TRUE(balancedLayouts(0).empty());
 }
 
-TEST(KerneletLayout, NeighboursAreOneToggleOrOneSwapAway) {
+TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
-  EXPECT_EQ(N.size(), 4u + 6u);
+  EXPECT_EQ(N.size(), 4u * 2 + 6u);
   std::set<Layout> Unique(N.begin(), N.end());
   EXPECT_EQ(Unique.size(), N.size());
   for (const Layout &M : N) {
@@ -61,7 +68,7 @@ TEST(KerneletLayout, NeighboursAreOneToggleOrOneSwapAway) {
     EXPECT_TRUE(validLayout(M, 4)) << M.text();
     unsigned Toggled = 0, Moved = 0;
     for (unsigned S = 0; S < 4; ++S)
-      Toggled += M.Sliced[S] != L.Sliced[S];
+      Toggled += M.Splits[S] != L.Splits[S];
     for (unsigned Lane : {0u, 1u})
       for (size_t P = 0; P < L.Lanes[Lane].size(); ++P)
         Moved += M.Lanes[Lane][P] != L.Lanes[Lane][P];
@@ -71,10 +78,11 @@ TEST(KerneletLayout, NeighboursAreOneToggleOrOneSwapAway) {
 }
 
 PendingLaunch launch(unsigned Stream, unsigned Ctas, double Seconds,
-                     bool Sliceable = true) {
+                     bool Sliceable = true, bool Workers = true) {
   PendingLaunch P;
   P.Stream = Stream;
   P.Sliceable = Sliceable;
+  P.Workers = Workers;
   P.Traits.Name = "k" + std::to_string(Stream);
   P.Traits.Ctas = Ctas;
   P.Traits.WarpsPerCta = 8;
@@ -93,7 +101,7 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   Layout L;
   L.Lanes[0] = {2, 0};
   L.Lanes[1] = {1, 3};
-  L.Sliced = {true, true, true, true};
+  L.Splits.assign(4, Split::Slices);
   std::vector<SliceRun> Runs = layoutRuns(M, Launches, L);
   // Interleaved by position: stream 2 (launch 3), stream 1 (launches 1, 5),
   // stream 0 (launches 0, 2), stream 3 (launch 4).
@@ -107,6 +115,7 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
     EXPECT_EQ(R.FirstCta, 0u);
     EXPECT_EQ(R.Ctas, P.Traits.Ctas);
     EXPECT_FALSE(R.Fence);
+    EXPECT_EQ(R.WorkersPerSm, 0u);
   }
   // 4 ms of 100000 CTAs: half occupancy is 4 x 132 = 528 CTAs, the minimum
   // slice 6250.
@@ -115,18 +124,30 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   EXPECT_EQ(Runs[2].SliceCtas, 25000u); // 1 ms: a quarter
   EXPECT_EQ(Runs[0].SliceCtas, 5000u);  // not sliceable: whole
   EXPECT_EQ(Runs[5].SliceCtas, 1000u);  // 100 us: too short to slice
-  L.Sliced = {false, false, false, false};
-  for (const SliceRun &R : layoutRuns(M, Launches, L))
+  L.Splits.assign(4, Split::Whole);
+  for (const SliceRun &R : layoutRuns(M, Launches, L)) {
     EXPECT_EQ(R.SliceCtas, R.Ctas);
+    EXPECT_EQ(R.WorkersPerSm, 0u);
+  }
+  // Workers: half the CTAs per SM (8 -> 4), whole launches, in one run;
+  // a launch without persistent workers runs whole.
+  Launches[0].Workers = false;
+  L.Splits.assign(4, Split::Workers);
+  for (const SliceRun &R : layoutRuns(M, Launches, L)) {
+    EXPECT_EQ(R.Ctas, Launches[R.Launch].Traits.Ctas);
+    EXPECT_EQ(R.WorkersPerSm, R.Launch == 0 ? 0u : 4u) << R.Launch;
+    EXPECT_EQ(R.SliceCtas, R.Launch == 0 ? R.Ctas : std::min(R.Ctas, 4u * 132));
+  }
 }
 
-// A landscape where every stream's slicing and stream 3's lane each cost
-// on their own: toggling towards Target always helps.
+// A landscape where every stream's split and stream 3's lane each cost on
+// their own: a step towards Target always helps.
 double cost(const Layout &L) {
-  const std::vector<bool> Target = {true, false, true, true};
+  const std::vector<Split> Target = {Split::Slices, Split::Whole,
+                                     Split::Workers, Split::Slices};
   double Seconds = 1.0;
   for (unsigned S = 0; S < 4; ++S)
-    Seconds += L.Sliced[S] != Target[S] ? 0.1 : 0;
+    Seconds += L.Splits[S] != Target[S] ? 0.1 : 0;
   bool ThreeOnLaneZero = false;
   for (unsigned S : L.Lanes[0])
     ThreeOnLaneZero |= S == 3;
@@ -147,7 +168,9 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0) << Search.best().text();
   EXPECT_DOUBLE_EQ(cost(Search.next()), 1.0);
   EXPECT_EQ(Search.trials(), Runs);
-  EXPECT_LE(Runs, 64u);
+  EXPECT_EQ(Runs, 96u); // the whole budget: climbs restart until it is spent
+  EXPECT_GT(Search.climbs(), 1u);
+  EXPECT_EQ(Search.best().Splits[2], Split::Workers);
   // Settled: measurements change nothing.
   Search.measured(0.5);
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
@@ -155,13 +178,31 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
 
 TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
   Layout Start = streamsLayout(4);
-  LayoutSearch Search(Start, /*MinGain=*/0.02);
+  LayoutSearch Search(Start, /*MinGain=*/0.02, /*MaxTrials=*/60);
   Search.measured(1.0); // the start
-  while (!Search.settled())
-    Search.measured(0.99); // every neighbour 1% faster
+  std::set<Layout> Ran = {Start};
+  while (!Search.settled()) {
+    EXPECT_TRUE(Ran.insert(Search.next()).second) << "a layout ran twice";
+    Search.measured(0.99); // every other layout 1% faster
+  }
   EXPECT_TRUE(Search.best() == Start);
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
-  EXPECT_EQ(Search.trials(), 1u + unsigned(neighbours(Start).size()));
+  EXPECT_EQ(Search.trials(), 60u);
+  // Stuck after the start's neighbours, the search restarted elsewhere.
+  EXPECT_GT(Search.climbs(), 1u);
+}
+
+TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
+  // One stream: three layouts (its splits) in all.
+  LayoutSearch Search(streamsLayout(1));
+  std::set<Layout> Ran;
+  while (!Search.settled()) {
+    Ran.insert(Search.next());
+    Search.measured(Search.next().Splits[0] == Split::Workers ? 0.5 : 1.0);
+  }
+  EXPECT_EQ(Ran.size(), 3u);
+  EXPECT_EQ(Search.trials(), 3u);
+  EXPECT_EQ(Search.best().Splits[0], Split::Workers);
 }
 
 TEST(KerneletSearch, StopsWithinItsTrialBudget) {
