@@ -14,11 +14,12 @@
 //             mix (each timed: the search's trajectory is in the JSON)
 //   oracle    the best measured plan of a grid: every way to put the four
 //             streams on the batch's two lanes (which two start together,
-//             which follows which) x per stream, its launches whole or in
+//             which follows which) x per stream, its launches whole, in
 //             slices of half the CTAs they fit on the GPU at once (at least
-//             the minimum slice: slicing costs at most 2% of their time);
-//             its best plan (or kernelet's, if that measured faster) is
-//             re-measured
+//             the minimum slice: slicing costs at most 2% of their time) or
+//             as persistent workers, half as many per SM (972 layouts,
+//             smc::Batch::balancedLayouts); its best plan (or kernelet's or
+//             search's, if that measured faster) is re-measured
 //
 // Each mix first measures every oracle layout once (with the model's
 // prediction for it), then lets the search settle; then a warm-up round
@@ -84,7 +85,7 @@ constexpr unsigned NumStreams = 4;
 struct Options {
   std::string Profile, Json;
   unsigned Rounds = 5;
-  unsigned SearchRuns = 70;
+  unsigned SearchRuns = 110;
   unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
   bool Oracle = true;
   bool ProfileRun = false;
@@ -176,6 +177,14 @@ struct Bench {
     return Ms;
   }
 };
+
+// A layout's Split per stream: 0 whole, 1 slices, 2 workers.
+std::vector<int> Splits(const smc::Batch::Layout &L) {
+  std::vector<int> Out;
+  for (smc::Batch::Split How : L.splits)
+    Out.push_back(int(How));
+  return Out;
+}
 
 double median(std::vector<double> V) {
   if (V.empty())
@@ -275,7 +284,7 @@ int run(const Options &O) {
         PlansJson.push_back({{"ms", Ms},
                              {"predicted_ms", Pred * 1e3},
                              {"lanes", {Layout.lanes[0], Layout.lanes[1]}},
-                             {"sliced", Layout.sliced}});
+                             {"splits", Splits(Layout)}});
         if (Best.empty() || Ms < BestMs) {
           Best = Plan;
           BestMs = Ms;
