@@ -20,7 +20,6 @@ import os
 import statistics
 import sys
 
-MODES = ("fifo", "kernelet", "search", "oracle")
 
 
 def geomean(values):
@@ -51,25 +50,26 @@ def tables(data):
     lines = ["%s (%d SMs), %d rounds, medians; ratios: plain streams' "
              "makespan over the mode's (above 1: faster than streams)." %
              (data["device"], data["sms"], data["rounds"]), ""]
-    lines.append("| mix | fifo ms | streams ms | kernelet ms | search ms | "
-                 "oracle ms | kernelet | search | oracle | search / oracle |")
-    lines.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
-    ratios = {m: [] for m in MODES}
+    timed = [k for k in ("fifo", "streams", "auto", "kernelet", "search",
+                         "oracle") if all(k + "_ms" in m for m in mixes)]
+    shown = [k for k in timed if k not in ("fifo", "streams")]
+    lines.append("| mix | " + " | ".join(k + " ms" for k in timed) + " | " +
+                 " | ".join(shown) + " | search / oracle |")
+    lines.append("|---|" + "---:|" * (len(timed) + len(shown) + 1))
+    ratios = {m: [] for m in shown}
     gaps = []
     for m in mixes:
         s = m["streams_ms"]
-        row = [m["mix"]] + ["%.3f" % m[k + "_ms"] for k in
-                            ("fifo", "streams", "kernelet", "search", "oracle")]
-        for mode in ("kernelet", "search", "oracle"):
+        row = [m["mix"]] + ["%.3f" % m[k + "_ms"] for k in timed]
+        for mode in shown:
             ratios[mode].append(s / m[mode + "_ms"])
             row.append("%.3f" % ratios[mode][-1])
         gaps.append(m["oracle_ms"] / m["search_ms"])
         row.append("%.3f" % gaps[-1])
         lines.append("| " + " | ".join(row) + " |")
-    lines.append("| **geomean** | | | | | | **%.3f** | **%.3f** | **%.3f** | "
-                 "**%.3f** |" % (geomean(ratios["kernelet"]),
-                                 geomean(ratios["search"]),
-                                 geomean(ratios["oracle"]), geomean(gaps)))
+    lines.append("| **geomean** |" + " |" * len(timed) + "".join(
+        " **%.3f** |" % geomean(ratios[k]) for k in shown) +
+        " **%.3f** |" % geomean(gaps))
     lines.append("")
     own = [m["kernelet_prediction_error"] for m in mixes
            if m.get("kernelet_prediction_error", -1) >= 0]
@@ -109,7 +109,8 @@ def chart(data, ratios, path):
         print("(matplotlib missing: no chart)", file=sys.stderr)
         return
     mixes = [m["mix"] for m in data["mixes"]]
-    modes = ("kernelet", "search", "oracle")
+    modes = [k for k in ("auto", "kernelet", "search", "oracle")
+             if k in ratios]
     width = 0.8 / len(modes)
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(mixes)), 4.2))
     for i, mode in enumerate(modes):

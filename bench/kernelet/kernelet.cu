@@ -12,6 +12,10 @@
 //             co-schedule of slices (smc::Batch::Mode::Kernelet)
 //   search    smc::Batch::Mode::Search after --search-runs batches of the
 //             mix (each timed: the search's trajectory is in the JSON)
+//   auto      with --profile: no batch, every launch of policy auto (the
+//             co-run scheduler's SM partitions, from the profiles' scaling
+//             curves: record them with scripts/smc-profile -n 2 --
+//             smc_kernelet_bench --profile-run)
 //   oracle    the best measured plan of a grid: every way to put the four
 //             streams on the batch's two lanes (which two start together,
 //             which follows which) x per stream, its launches whole, in
@@ -32,12 +36,12 @@
 //
 // USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
 //                           [--mixes N] [--search-runs N] [--no-oracle]
-//                           [--profile-run]
+//                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
 //                   -- smc_kernelet_bench --profile-run); without them
 //                   kernelet runs every launch whole, one after another
-//   --profile-run   runs each workload once, alone, and exits: what
-//                   smc-profile --ncu measures
+//   --profile-run   runs each workload N times (default 6), alone, and
+//                   exits: what smc-profile (--ncu or not) measures
 // This file is compiled without the plugin; the workloads' launches go
 // through the SMC runtime.
 //===----------------------------------------------------------------------===//
@@ -89,6 +93,7 @@ struct Options {
   unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
   bool Oracle = true;
   bool ProfileRun = false;
+  unsigned ProfileRepeats = 6;
 };
 
 Options parse(int Argc, char **Argv) {
@@ -114,6 +119,8 @@ Options parse(int Argc, char **Argv) {
       O.Oracle = false;
     else if (A == "--profile-run")
       O.ProfileRun = true;
+    else if (A == "--profile-repeats")
+      O.ProfileRepeats = unsigned(std::stoul(Value()));
     else
       throw std::runtime_error("unknown option " + A);
   }
@@ -194,16 +201,22 @@ double median(std::vector<double> V) {
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
 }
 
-int profileRun() {
+// Each workload's run() Repeats times, alone, one after another: what
+// scripts/smc-profile measures (--ncu: the originals under Nsight Compute;
+// otherwise policy auto's scaling profiles, whose first launch of each
+// configuration in a process only warms up).
+int profileRun(unsigned Repeats) {
   Bench B;
   std::map<std::string, bool> Done;
   for (const auto &Mix : MixNames)
     for (const char *Name : Mix)
       if (!Done[Name]) {
         Done[Name] = true;
-        B.workload(Name).run(B.Streams[0]);
+        for (unsigned R = 0; R < Repeats; ++R) {
+          B.workload(Name).run(B.Streams[0]);
+          SMC_CUDA_CHECK(cudaStreamSynchronize(B.Streams[0]));
+        }
       }
-  SMC_CUDA_CHECK(cudaDeviceSynchronize());
   return 0;
 }
 
@@ -314,6 +327,8 @@ int run(const Options &O) {
 
     std::map<std::string, std::vector<double>> Times;
     std::vector<std::string> Modes = {"fifo", "streams", "kernelet", "search"};
+    if (!O.Profile.empty())
+      Modes.push_back("auto");
     if (!Best.empty())
       Modes.push_back("oracle");
     std::map<std::string, bool> Checked;
@@ -328,7 +343,14 @@ int run(const Options &O) {
             Kernelet();
           else if (Mode == "search")
             Search();
-          else {
+          else if (Mode == "auto") {
+            // The co-run scheduler: each launch of the four streams
+            // decides between sharing and an SM partition from the
+            // profiles' scaling curves.
+            smc::setPolicy("*", smc::Policy::automatic());
+            for (unsigned I = 0; I < NumStreams; ++I)
+              Mix[I]->run(B.Streams[I]);
+          } else {
             smc::Batch Batch;
             Record(Batch);
             if (!Batch.run(Best, &Error))
@@ -355,7 +377,7 @@ int run(const Options &O) {
     }
     double Fifo = median(Times["fifo"]), Streams = median(Times["streams"]),
            Kern = median(Times["kernelet"]), Orc = median(Times["oracle"]),
-           Srch = median(Times["search"]);
+           Srch = median(Times["search"]), Auto = median(Times["auto"]);
     // The oracle includes the model's and the search's own plans.
     if (Orc == 0 || Kern < Orc)
       Orc = Kern;
@@ -368,6 +390,8 @@ int run(const Options &O) {
     MixJson["kernelet_ms"] = Kern;
     MixJson["oracle_ms"] = Orc;
     MixJson["search_ms"] = Srch;
+    if (Auto > 0)
+      MixJson["auto_ms"] = Auto;
     MixJson["kernelet_predicted_ms"] = Pred;
     MixJson["kernelet_prediction_error"] = PredErr;
     MixJson["oracle_grid_prediction_error_median"] = median(PlanErrors);
@@ -392,7 +416,7 @@ int run(const Options &O) {
 int main(int Argc, char **Argv) {
   try {
     Options O = parse(Argc, Argv);
-    return O.ProfileRun ? profileRun() : run(O);
+    return O.ProfileRun ? profileRun(O.ProfileRepeats) : run(O);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "smc_kernelet_bench: %s\n", E.what());
     return 1;
