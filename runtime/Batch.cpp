@@ -22,6 +22,7 @@
 // and each stream waits, after run(), for the end of its last launch.
 //===----------------------------------------------------------------------===//
 #include "AutoPolicy.h"
+#include "HostEntries.h"
 #include "KerneletModel.h"
 #include "KerneletSearch.h"
 #include "RuntimeState.h"
@@ -35,18 +36,46 @@ namespace smc {
 
 namespace {
 
-// A launch as recorded: it outlives the program's argument array.
+// What a recorded stream operation is: a kernel launch, or a memset or
+// device-to-device copy that must run in its place in the stream's order.
+enum class OpKind { Launch, Memset, Copy };
+
+// A launch (or memset, copy) as recorded: it outlives the program's
+// argument array.
 struct RecordedLaunch {
+  OpKind Kind = OpKind::Launch;
   const void *Func = nullptr;
   LaunchShape Shape;
   cudaStream_t Stream = nullptr; // as the driver sees it (effectiveStream)
   int Device = 0;
-  KernelEntry *Kernel = nullptr;
+  DeviceState *State = nullptr;
+  KernelEntry *Kernel = nullptr; // launches only
   std::vector<std::vector<char>> Values;
   std::vector<void *> Args; // into Values
+  // Memset: Bytes bytes of Value at Dst; copy: Bytes bytes from Src to Dst.
+  void *Dst = nullptr;
+  const void *Src = nullptr;
+  size_t Bytes = 0;
+  int Value = 0;
 
+  // A memset or copy is one unit: it runs whole.
   uint64_t ctas() const {
+    if (Kind != OpKind::Launch)
+      return 1;
     return uint64_t(Shape.Grid.x) * Shape.Grid.y * Shape.Grid.z;
+  }
+  // The operation on `On` as the program asked for it (a launch through
+  // the runtime's whole launch path).
+  cudaError_t replay(cudaStream_t On) const {
+    switch (Kind) {
+    case OpKind::Memset:
+      return cudaMemsetAsync(Dst, Value, Bytes, On);
+    case OpKind::Copy:
+      return cudaMemcpyAsync(Dst, Src, Bytes, cudaMemcpyDeviceToDevice, On);
+    case OpKind::Launch:
+      break;
+    }
+    return launchRequest(request(On));
   }
   LaunchRequest request(cudaStream_t On) const {
     LaunchRequest Req;
@@ -269,7 +298,7 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
     Error = failed(What.c_str(), Err);
     return false;
   };
-  if (cudaError_t Err = batchLanes(*Launches[0].Kernel->Device, Res.Lanes))
+  if (cudaError_t Err = batchLanes(*Launches[0].State, Res.Lanes))
     return Fail("creating the batch's lanes", Err);
   // What each stream held before run().
   std::map<cudaStream_t, cudaEvent_t> StreamStart;
@@ -335,7 +364,10 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
       LaneOf[R.Launch] = int(R.Lane);
     }
     bool Whole = R.FirstCta == 0 && R.Ctas == L.ctas() && R.SliceCtas >= R.Ctas;
-    if (R.WorkersPerSm) {
+    if (L.Kind != OpKind::Launch) {
+      if (cudaError_t Err = L.replay(Lane))
+        return Fail("running " + Which + " (a memset or copy)", Err);
+    } else if (R.WorkersPerSm) {
       if (cudaError_t Err = launchWorkers(L, Lane, R.WorkersPerSm))
         return Fail("launching " + Which, Err);
     } else if (Whole || !Slices[R.Launch]) {
@@ -447,6 +479,7 @@ cudaError_t recordIntoBatch(const LaunchRequest &Req) {
   std::lock_guard<std::mutex> Lock(G.Mutex);
   RelaxedCaptureMode Relaxed;
   DeviceState *Dev = deviceState(L.Device);
+  L.State = Dev;
   L.Kernel = Dev ? kernelEntry(Req.Func, *Dev, *Api) : nullptr;
   if (!L.Kernel) {
     tell("smc::Batch: a launch of a function the runtime does not know as a "
@@ -460,6 +493,80 @@ cudaError_t recordIntoBatch(const LaunchRequest &Req) {
   B.Launches.push_back(std::move(L));
   return cudaSuccess;
 }
+
+namespace {
+
+// Records a memset or device-to-device copy into this thread's batch.
+cudaError_t recordOp(RecordedLaunch L) {
+  if (cudaError_t Err = cudaGetDevice(&L.Device)) {
+    tell("smc::Batch: cannot record a memset or copy: " +
+         failed("cudaGetDevice", Err));
+    return Err;
+  }
+  {
+    std::lock_guard<std::mutex> Lock(globals().Mutex);
+    L.State = deviceState(L.Device);
+  }
+  if (!L.State)
+    return cudaErrorNoDevice;
+  TlRecording->Launches.push_back(std::move(L));
+  return cudaSuccess;
+}
+
+cudaError_t memsetEntry(void *Dst, int Value, size_t Bytes, cudaStream_t Stream,
+                        bool Ptsz) {
+  if (!batchRecording())
+    return Ptsz ? cudaMemsetAsync_ptsz(Dst, Value, Bytes, Stream)
+                : cudaMemsetAsync(Dst, Value, Bytes, Stream);
+  RecordedLaunch L;
+  L.Kind = OpKind::Memset;
+  L.Stream = Stream ? Stream : Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
+  L.Dst = Dst;
+  L.Value = Value;
+  L.Bytes = Bytes;
+  return recordOp(std::move(L));
+}
+
+// Whether Ptr is memory the device can address (device or managed).
+bool onDevice(const void *Ptr) {
+  cudaPointerAttributes Attributes;
+  if (cudaPointerGetAttributes(&Attributes, Ptr) != cudaSuccess) {
+    cudaGetLastError();
+    return false;
+  }
+  return Attributes.type == cudaMemoryTypeDevice ||
+         Attributes.type == cudaMemoryTypeManaged;
+}
+
+cudaError_t memcpyEntry(void *Dst, const void *Src, size_t Bytes,
+                        cudaMemcpyKind Kind, cudaStream_t Stream, bool Ptsz) {
+  if (!batchRecording())
+    return Ptsz ? cudaMemcpyAsync_ptsz(Dst, Src, Bytes, Kind, Stream)
+                : cudaMemcpyAsync(Dst, Src, Bytes, Kind, Stream);
+  // A copy to the host would read results before the recorded kernels
+  // run, and a copy from the host would read the host buffer only at
+  // run(): neither is what the program asked for.
+  bool DeviceToDevice =
+      Kind == cudaMemcpyDeviceToDevice ||
+      (Kind == cudaMemcpyDefault && onDevice(Dst) && onDevice(Src));
+  if (!DeviceToDevice) {
+    tell("smc::Batch: a copy to or from host memory while recording was "
+         "refused (cudaErrorNotPermitted): it would run before the "
+         "recorded kernels, or after the host changed its buffer; make it "
+         "before begin() or after run() (a library call that reads a result "
+         "back, such as thrust::reduce, cannot be recorded)");
+    return cudaErrorNotPermitted;
+  }
+  RecordedLaunch L;
+  L.Kind = OpKind::Copy;
+  L.Stream = Stream ? Stream : Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
+  L.Dst = Dst;
+  L.Src = Src;
+  L.Bytes = Bytes;
+  return recordOp(std::move(L));
+}
+
+} // namespace
 
 Batch::Batch() : impl(std::make_unique<Impl>()) {}
 
@@ -548,6 +655,19 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
     kernelet::KernelTraits &T = Pending.Traits;
     auto Index = StreamIndex.emplace(L.Stream, unsigned(StreamIndex.size()));
     Pending.Stream = Index.first->second;
+    F.Device = L.State;
+    if (L.Kind != OpKind::Launch) {
+      // A memset or copy: one unit, whole, that the model does not know.
+      T.Name = L.Kind == OpKind::Memset ? "cudaMemsetAsync" : "cudaMemcpyAsync";
+      T.Ctas = 1;
+      Pending.Sliceable = Pending.Known = Pending.Workers = false;
+      F.Slices.push_back(nullptr);
+      F.Sliceable.push_back(false);
+      F.Workers.push_back(false);
+      F.Names.push_back(T.Name);
+      F.Pending.push_back(std::move(Pending));
+      continue;
+    }
     const dim3 &Gr = L.Shape.Grid, &Bl = L.Shape.Block;
     const unsigned Grid[3] = {Gr.x, Gr.y, Gr.z}, Block[3] = {Bl.x, Bl.y, Bl.z};
     T.Name = profileName(L.Kernel->Source, Grid, Block);
@@ -556,7 +676,6 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
     uint32_t SlicePolicy = 0, WorkersPolicy = 0;
     {
       std::lock_guard<std::mutex> Lock(globals().Mutex);
-      F.Device = L.Kernel->Device;
       Occupancy Occ;
       if (occupancy(*L.Kernel, Bl, L.Shape.SharedMem, *Api, Occ))
         T.CtasPerSm = unsigned(Occ.Original);
@@ -668,8 +787,7 @@ bool Batch::run(Mode RunMode, std::string *Error) {
       tell("smc::Batch: a stream of the batch is being captured (or SMC is "
            "disabled): its launches run as the program made them");
     for (size_t I = 0; I < Launches.size(); ++I)
-      if (cudaError_t Err =
-              launchRequest(Launches[I].request(Launches[I].Stream)))
+      if (cudaError_t Err = Launches[I].replay(Launches[I].Stream))
         return Fail("launch " + std::to_string(I) + ": " +
                     failed("launching", Err));
     return true;
@@ -827,3 +945,27 @@ bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
 }
 
 } // namespace smc
+
+extern "C" cudaError_t __smc_memset_async(void *DevPtr, int Value, size_t Count,
+                                          cudaStream_t Stream) {
+  return smc::memsetEntry(DevPtr, Value, Count, Stream, /*Ptsz=*/false);
+}
+
+extern "C" cudaError_t __smc_memset_async_ptsz(void *DevPtr, int Value,
+                                               size_t Count,
+                                               cudaStream_t Stream) {
+  return smc::memsetEntry(DevPtr, Value, Count, Stream, /*Ptsz=*/true);
+}
+
+extern "C" cudaError_t __smc_memcpy_async(void *Dst, const void *Src,
+                                          size_t Count, cudaMemcpyKind Kind,
+                                          cudaStream_t Stream) {
+  return smc::memcpyEntry(Dst, Src, Count, Kind, Stream, /*Ptsz=*/false);
+}
+
+extern "C" cudaError_t __smc_memcpy_async_ptsz(void *Dst, const void *Src,
+                                               size_t Count,
+                                               cudaMemcpyKind Kind,
+                                               cudaStream_t Stream) {
+  return smc::memcpyEntry(Dst, Src, Count, Kind, Stream, /*Ptsz=*/true);
+}

@@ -23,6 +23,11 @@ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void *Func, dim3 GridDim,
                                             dim3 BlockDim, void **Args,
                                             size_t SharedMem,
                                             cudaStream_t Stream);
+cudaError_t CUDARTAPI cudaMemsetAsync_ptsz(void *DevPtr, int Value,
+                                           size_t Count, cudaStream_t Stream);
+cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void *Dst, const void *Src,
+                                           size_t Count, cudaMemcpyKind Kind,
+                                           cudaStream_t Stream);
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
     cudaGraphExec_t *PGraphExec, cudaGraph_t Graph,
     cudaGraphInstantiateParams *InstantiateParams);
@@ -53,6 +58,21 @@ SMC_EXPORT cudaError_t __smc_graph_instantiate_with_params_ptsz(
 SMC_EXPORT cudaError_t
 __smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
                         cudaGraphExecUpdateResultInfo *ResultInfo);
+
+// Batch.cpp: recorded into an smc::Batch while one records on the
+// calling thread, else forwarded.
+SMC_EXPORT cudaError_t __smc_memset_async(void *DevPtr, int Value, size_t Count,
+                                          cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_memset_async_ptsz(void *DevPtr, int Value,
+                                               size_t Count,
+                                               cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_memcpy_async(void *Dst, const void *Src,
+                                          size_t Count, cudaMemcpyKind Kind,
+                                          cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_memcpy_async_ptsz(void *Dst, const void *Src,
+                                               size_t Count,
+                                               cudaMemcpyKind Kind,
+                                               cudaStream_t Stream);
 
 // Priorities.cpp
 SMC_EXPORT cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,

@@ -28,8 +28,9 @@
 // update, so that each executable graph's SM-centric kernel nodes get
 // counter blocks of their own; stream creation with a priority, so that
 // SM-centric launches yield SMs to higher-priority streams before the first
-// launch on one.  The runtime checks each entry's signature against the
-// CUDA function's at compile time.
+// launch on one; asynchronous memsets and copies, so that smc::Batch
+// records them in their stream's order.  The runtime checks each entry's
+// signature against the CUDA function's at compile time.
 #define SMC_HOST_ENTRIES(X)                                                    \
   X(cudaLaunchKernel, __smc_launch_kernel)                                     \
   X(cudaLaunchKernel_ptsz, __smc_launch_kernel_ptsz)                           \
@@ -40,7 +41,11 @@
   X(cudaGraphInstantiateWithParams_ptsz,                                       \
     __smc_graph_instantiate_with_params_ptsz)                                  \
   X(cudaGraphExecUpdate, __smc_graph_exec_update)                              \
-  X(cudaStreamCreateWithPriority, __smc_stream_create_with_priority)
+  X(cudaStreamCreateWithPriority, __smc_stream_create_with_priority)           \
+  X(cudaMemsetAsync, __smc_memset_async)                                       \
+  X(cudaMemsetAsync_ptsz, __smc_memset_async_ptsz)                             \
+  X(cudaMemcpyAsync, __smc_memcpy_async)                                       \
+  X(cudaMemcpyAsync_ptsz, __smc_memcpy_async_ptsz)
 
 // How an __smc variant distributes chunks over its workers.
 enum SmcMode : uint32_t {

@@ -331,6 +331,55 @@ TEST_F(BatchTest, ExplicitPlansRunMatchOrAreRefused) {
   }
 }
 
+TEST_F(BatchTest, MemsetsAndCopiesKeepTheirPlace) {
+  // Stream 0: A1 = scale(In); A2 = A1 (copied); A1 = 0 (memset); then
+  // W1 = In + A1[0]-word (reads the memset's zero), all recorded.  Run
+  // out of order, the copy would see poison and W1 a scaled value.
+  std::vector<uint32_t> Input = randomWords(kN, 7);
+  std::vector<uint32_t> Scaled(kN), Added(kN);
+  for (unsigned I = 0; I < kN; ++I) {
+    Scaled[I] = Input[I] * 3u + 1u;
+    Added[I] = Input[I];
+  }
+  for (smc::Batch::Mode M :
+       {smc::Batch::Mode::Kernelet, smc::Batch::Mode::Search,
+        smc::Batch::Mode::Serial, smc::Batch::Mode::Streams}) {
+    clearOutputs();
+    smc::Batch B;
+    ASSERT_TRUE(B.begin());
+    batchScale<<<scaleGrid(), kScaleBlock, 0, Streams[0]>>>(In.get(), A1.get(),
+                                                            kN);
+    EXPECT_EQ(cudaSuccess,
+              cudaMemcpyAsync(A2.get(), A1.get(), A1.bytes(),
+                              cudaMemcpyDeviceToDevice, Streams[0]));
+    EXPECT_EQ(cudaSuccess,
+              cudaMemsetAsync(A1.get(), 0, A1.bytes(), Streams[0]));
+    batchAddWord<<<scaleGrid(), kScaleBlock, 0, Streams[0]>>>(
+        In.get(), A1.get(), W1.get(), kN);
+    // A copy to the host would read the batch's results before they
+    // exist: refused, and not recorded.
+    uint32_t Host = 0;
+    EXPECT_EQ(cudaErrorNotPermitted,
+              cudaMemcpyAsync(&Host, A1.get(), 4, cudaMemcpyDeviceToHost,
+                              Streams[0]));
+    B.end();
+    ASSERT_EQ(B.size(), 4u);
+    std::string Error;
+    ASSERT_TRUE(B.run(M, &Error)) << Error;
+    SMC_CUDA_ASSERT(cudaStreamSynchronize(Streams[0]));
+    std::vector<uint32_t> Copy(kN), Zero(kN), Sum(kN);
+    SMC_CUDA_ASSERT(
+        cudaMemcpy(Copy.data(), A2.get(), A2.bytes(), cudaMemcpyDeviceToHost));
+    SMC_CUDA_ASSERT(
+        cudaMemcpy(Zero.data(), A1.get(), A1.bytes(), cudaMemcpyDeviceToHost));
+    SMC_CUDA_ASSERT(
+        cudaMemcpy(Sum.data(), W1.get(), W1.bytes(), cudaMemcpyDeviceToHost));
+    EXPECT_EQ(Copy, Scaled) << B.describe();
+    EXPECT_EQ(Zero, std::vector<uint32_t>(kN, 0u));
+    EXPECT_EQ(Sum, Added) << B.describe();
+  }
+}
+
 TEST_F(BatchTest, EverySliceRunsEachCtaOnce) {
   // A 2-D grid cut into slices of every size from 1 to 40, on alternating
   // lanes.

@@ -26,6 +26,7 @@
 #include <condition_variable>
 #include <cstdio>
 #include <mutex>
+#include <set>
 #include <thread>
 #include <tuple>
 
@@ -300,6 +301,77 @@ TEST_P(Corpus, Run) {
 std::string paramName(const ::testing::TestParamInfo<CorpusParam> &Info) {
   return std::get<0>(Info.param) + "__" + std::get<1>(Info.param);
 }
+
+//===--- Batches ----------------------------------------------------------===//
+
+/// The library call recorded into an smc::Batch and run as explicit plans:
+/// every launch in slices of 7 CTAs (where it has a __slice variant), then
+/// every launch as 2 persistent workers per SM (where its SM-centric
+/// variant runs so); each result checked.  Not for programs whose call
+/// reads a result back on the host (Thrust's reduce, copy_if, partition,
+/// unique, reduce_by_key): the read happens while recording, before the
+/// recorded kernels run, and the library then goes on with what it read
+/// (README, "Slice co-scheduling").
+class CorpusBatch : public smctest::SmcGpuTest,
+                    public ::testing::WithParamInterface<std::string> {};
+
+std::vector<std::string> batchablePrograms() {
+  const std::set<std::string> ReadBack = {
+      "thrust_reduce",    "thrust_transform_reduce", "thrust_copy_if",
+      "thrust_partition", "thrust_unique",           "thrust_reduce_by_key"};
+  std::vector<std::string> Names;
+  for (const std::string &Name : programNames())
+    if (!ReadBack.count(Name))
+      Names.push_back(Name);
+  return Names;
+}
+
+TEST_P(CorpusBatch, SlicesAndWorkersMatch) {
+  const std::string &Name = GetParam();
+  auto It = std::find_if(allPrograms().begin(), allPrograms().end(),
+                         [&](const ProgramEntry &E) { return E.Name == Name; });
+  ASSERT_NE(It, allPrograms().end());
+  Resources &R = Resources::get();
+  SMC_CUDA_ASSERT(R.Status);
+  std::unique_ptr<Program> P = It->Make();
+  ASSERT_NO_FATAL_FAILURE(P->setUp());
+  cudaStream_t S = R.LibStream;
+  for (bool Workers : {false, true}) {
+    std::string When = Workers ? "batch, workers" : "batch, slices of 7";
+    WatchdogScope Guard(Name + " (" + When + ")");
+    SMC_CUDA_ASSERT(P->prepare(S));
+    SMC_CUDA_ASSERT(cudaStreamSynchronize(S));
+    smc::Batch B;
+    ASSERT_TRUE(B.begin());
+    cudaError_t Err = P->run(S);
+    B.end();
+    CORPUS_CUDA_ASSERT(Err, *P);
+    std::vector<smc::Batch::SliceRun> Runs;
+    unsigned Sliced = 0, AsWorkers = 0;
+    for (const smc::Batch::LaunchInfo &L : B.launches()) {
+      smc::Batch::SliceRun Run{unsigned(Runs.size()), 0, 0, L.ctas, L.ctas};
+      if (Workers && L.workers) {
+        Run.workersPerSm = 2;
+        ++AsWorkers;
+      } else if (!Workers && L.sliceable && L.ctas > 7) {
+        Run.sliceCtas = 7;
+        ++Sliced;
+      }
+      Runs.push_back(Run);
+    }
+    std::string Error;
+    ASSERT_TRUE(B.run(Runs, &Error)) << Error;
+    SMC_CUDA_ASSERT(cudaStreamSynchronize(S));
+    SMC_CUDA_ASSERT(cudaGetLastError());
+    std::printf("corpus-batch: %s %s: %zu launches, %u sliced, %u as "
+                "workers\n",
+                Name.c_str(), When.c_str(), Runs.size(), Sliced, AsWorkers);
+    ASSERT_NO_FATAL_FAILURE(P->check(When));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Library, CorpusBatch,
+                         ::testing::ValuesIn(batchablePrograms()));
 
 INSTANTIATE_TEST_SUITE_P(Library, Corpus,
                          ::testing::Combine(::testing::ValuesIn(programNames()),
