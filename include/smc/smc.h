@@ -244,7 +244,8 @@ class Batch {
 public:
   enum class Mode {
     // Slices of pairs of kernels that the model (the paper's Markov chain
-    // over idle warps) predicts to profit from sharing SMs (the default).
+    // over idle warps) predicts to profit from sharing SMs.  On Hopper the
+    // model does not rank co-schedules (README): kept for comparison.
     Kernelet,
     // For launches that recur (the same kernels, shapes and streams, batch
     // after batch): the fastest layout measured so far.  A layout puts the
@@ -255,7 +256,8 @@ public:
     // streams' places swapped), each timed once with events; a climb moves
     // to the fastest neighbour while one is at least 2% faster, and a stuck
     // climb restarts two steps from the best.  After 96 timed batches the
-    // best layout is kept.
+    // best layout is kept.  The default: never far from plain streams on a
+    // first batch, faster on recurring ones.
     Search,
     Serial,  // each launch whole, one after another in record order
     Streams, // each launch whole on its own stream: as without the batch
@@ -307,7 +309,7 @@ public:
   // Enqueues the recorded launches as `mode` says and empties the batch.
   // Returns false, with *error naming the launch and the CUDA error, when a
   // launch could not be enqueued (the launches before it were).
-  bool run(Mode mode = Mode::Kernelet, std::string *error = nullptr);
+  bool run(Mode mode = Mode::Search, std::string *error = nullptr);
   // Enqueues the recorded launches as `runs` say (an oracle, a plan of your
   // own): every CTA of every launch exactly once, each launch's runs in CTA
   // order on one lane, in an order that keeps each stream's launches in
