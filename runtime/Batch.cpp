@@ -762,16 +762,19 @@ modelRuns(const std::vector<Batch::SliceRun> &Runs) {
   return Out;
 }
 
+// run()'s failure: false, with *Error (if given) saying What.
+bool refuseRun(std::string *Error, const std::string &What) {
+  if (Error)
+    *Error = "smc::Batch::run: " + What;
+  return false;
+}
+
 } // namespace
 
 bool Batch::run(Mode RunMode, std::string *Error) {
   Impl &B = *impl;
   std::string Message;
-  auto Fail = [&](const std::string &What) {
-    if (Error)
-      *Error = "smc::Batch::run: " + What;
-    return false;
-  };
+  auto Fail = [&](const std::string &What) { return refuseRun(Error, What); };
   if (B.Recording)
     return Fail("end() the recording first");
   std::vector<RecordedLaunch> Launches = std::move(B.Launches);
@@ -919,11 +922,7 @@ double Batch::predictSeconds(const std::vector<SliceRun> &Runs) const {
 bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
   Impl &B = *impl;
   std::string Message;
-  auto Fail = [&](const std::string &What) {
-    if (Error)
-      *Error = "smc::Batch::run: " + What;
-    return false;
-  };
+  auto Fail = [&](const std::string &What) { return refuseRun(Error, What); };
   if (B.Recording)
     return Fail("end() the recording first");
   Facts F;
