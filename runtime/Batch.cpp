@@ -607,7 +607,9 @@ std::string Batch::describe() const {
     if (R.launch < impl->LaunchNames.size())
       Out << " (" << impl->LaunchNames[R.launch] << ")";
     Out << " lane " << R.lane << " CTAs " << ctaRange(R.firstCta, R.ctas);
-    if (R.sliceCtas < R.ctas)
+    if (R.workersPerSm)
+      Out << " as " << R.workersPerSm << " workers per SM";
+    else if (R.sliceCtas < R.ctas)
       Out << " in slices of " << R.sliceCtas;
     Out << "\n";
   }
@@ -861,10 +863,9 @@ bool Batch::run(Mode RunMode, std::string *Error) {
 }
 
 std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams,
-                                                  bool WithWorkers) {
+                                                  unsigned Splits) {
   std::vector<Layout> Out;
-  for (const kernelet::Layout &L : kernelet::balancedLayouts(
-           Streams, WithWorkers ? kernelet::NumSplits : 2)) {
+  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams, Splits)) {
     Layout Public{{L.Lanes[0], L.Lanes[1]}, {}};
     for (kernelet::Split How : L.Splits)
       Public.splits.push_back(Split(static_cast<unsigned char>(How)));

@@ -27,9 +27,11 @@ std::string Layout::text() const {
     for (unsigned S : Lanes[Lane]) {
       Split How = S < Splits.size() ? Splits[S] : Split::Whole;
       Out += " " + std::to_string(S) +
-             (How == Split::Slices    ? "s"
-              : How == Split::Workers ? "w"
-                                      : "");
+             (How == Split::Slices        ? "s"
+              : How == Split::Workers     ? "w"
+              : How == Split::FewWorkers  ? "f"
+              : How == Split::ManyWorkers ? "m"
+                                          : "");
     }
   }
   return Out;
@@ -142,9 +144,12 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
           if (2 * Least <= T.Ctas)
             Slice = std::min<uint64_t>(std::max(uint64_t(Half) * Sms, Least),
                                        T.Ctas);
-        } else if (How == Split::Workers && Launch.Workers && Half > 0) {
-          Workers = Half;
-          Slice = std::min<uint64_t>(uint64_t(Half) * Sms, T.Ctas);
+        } else if (How >= Split::Workers && Launch.Workers && T.CtasPerSm > 0) {
+          unsigned Quarters = How == Split::FewWorkers    ? 1
+                              : How == Split::ManyWorkers ? 3
+                                                          : 2;
+          Workers = (T.CtasPerSm * Quarters + 3) / 4;
+          Slice = std::min<uint64_t>(uint64_t(Workers) * Sms, T.Ctas);
         }
         Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers});
       }
@@ -170,6 +175,8 @@ void LayoutSearch::markTried(const Layout &L) {
 const Layout &LayoutSearch::next() const {
   if (Settled)
     return Best;
+  if (Confirming)
+    return *Confirming;
   if (ClimbSeconds == 0)
     return Climb;
   return Candidates[NextCandidate];
@@ -179,10 +186,25 @@ void LayoutSearch::measured(double Seconds) {
   if (Settled || !(Seconds > 0))
     return;
   ++Trials;
-  const Layout &Ran = next();
-  if (BestSeconds == 0 || Seconds < BestSeconds * (1 - MinGain)) {
+  if (Confirming) {
+    // The slower of its two runs: a layout whose time depends on which
+    // lane the hardware starts first must not win on its lucky run.
+    double Confirmed = std::max(FirstSample, Seconds);
+    if (Confirmed < BestSeconds * (1 - MinGain)) {
+      Best = *Confirming;
+      BestSeconds = Confirmed;
+    }
+    Confirming.reset();
+    Settled = Trials >= MaxTrials;
+    return;
+  }
+  Layout Ran = next();
+  if (BestSeconds == 0) {
     Best = Ran;
     BestSeconds = Seconds;
+  } else if (Seconds < BestSeconds * (1 - MinGain)) {
+    Confirming = Ran; // run it once more before it becomes the best
+    FirstSample = Seconds;
   }
   if (ClimbSeconds == 0) {
     ClimbSeconds = Seconds;
@@ -203,11 +225,12 @@ void LayoutSearch::measured(double Seconds) {
       Climb = Candidates[Fastest];
       ClimbSeconds = CandidateSeconds[Fastest];
     } else if (!restart()) {
-      Settled = true;
+      Settled = !Confirming;
       return;
     }
   }
-  Settled = Trials >= MaxTrials || (ClimbSeconds > 0 && !listCandidates());
+  Settled = Trials >= MaxTrials ||
+            (ClimbSeconds > 0 && !listCandidates() && !Confirming);
 }
 
 bool LayoutSearch::listCandidates() {

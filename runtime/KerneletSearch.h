@@ -21,6 +21,7 @@
 
 #include "KerneletModel.h"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,9 +29,20 @@ namespace smc::kernelet {
 
 // How a stream's launches run on their lane: whole (the original), in
 // slices, or whole as persistent workers at a share of every SM (SMC's
-// parallelism control in place of slicing: no launch per slice).
-enum class Split : unsigned char { Whole, Slices, Workers };
-constexpr unsigned NumSplits = 3;
+// parallelism control in place of slicing: no launch per slice): half as
+// many workers per SM as the kernel fits CTAs, a quarter, or three
+// quarters (each rounded up).
+enum class Split : unsigned char {
+  Whole,
+  Slices,
+  Workers,
+  FewWorkers,
+  ManyWorkers
+};
+constexpr unsigned NumSplits = 5;
+// The splits balancedLayouts() enumerates by default: Whole, Slices,
+// Workers.
+constexpr unsigned GridSplits = 3;
 
 // Streams 0..N-1 on the two lanes.  Each stream is on exactly one lane;
 // the lane runs its streams one after the other, in the order given, each
@@ -42,7 +54,8 @@ struct Layout {
 
   bool operator==(const Layout &O) const;
   bool operator<(const Layout &O) const;
-  // "lane 0: 0 2s | lane 1: 1w 3" (s: slices, w: workers)
+  // "lane 0: 0 2s | lane 1: 1w 3f" (s: slices, w/f/m: half, few, many
+  // workers)
   std::string text() const;
 };
 
@@ -55,10 +68,11 @@ Layout streamsLayout(unsigned Streams);
 
 // Every layout whose lanes hold Streams / 2 and the rest (the lane holding
 // stream 0 is lane 0: the lanes are interchangeable), x every choice of
-// Split per stream among the first Splits of Whole, Slices, Workers.  For 4
-// streams and 3 splits: 12 orders x 81 = 972.
+// Split per stream among the first Splits of Whole, Slices, Workers,
+// FewWorkers, ManyWorkers.  For 4 streams and 3 splits: 12 orders x 81 =
+// 972.
 std::vector<Layout> balancedLayouts(unsigned Streams,
-                                    unsigned Splits = NumSplits);
+                                    unsigned Splits = GridSplits);
 
 // The layouts one step from L: one stream's Split changed (to each of the
 // others), or two streams' places (lane and position) swapped; none
@@ -71,8 +85,9 @@ std::vector<Layout> neighbours(const Layout &L);
 // lane.  A launch of a Slices stream runs in slices of half the CTAs it
 // fits on the GPU at once, at least minSliceCtas() (one that is not
 // Sliceable, not Known, or too short for two such slices runs whole); a
-// launch of a Workers stream runs whole as half as many workers per SM as
-// it fits CTAs (rounded up; one that has no Workers runs whole).
+// launch of a Workers, FewWorkers or ManyWorkers stream runs whole as
+// that share of the CTAs it fits per SM, as workers per SM (rounded up; one
+// that has no Workers runs whole).
 std::vector<SliceRun> layoutRuns(const DeviceModel &M,
                                  const std::vector<PendingLaunch> &Launches,
                                  const Layout &L);
@@ -85,7 +100,10 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
 // next one starts two steps from the best layout so far (at a layout not
 // yet tried, chosen at random with a fixed seed), so that layouts two
 // swaps apart are reached.  The first climb starts at Start.  A layout
-// becomes the best only by beating the best by more than MinGain.  After
+// becomes the best only by beating the best by more than MinGain, on the
+// slower of two runs: one that seems to is run once more first (on an
+// H100 one layout took 4.44 or 5.8 ms from batch to batch, by which lane's
+// kernel the hardware started first).  After
 // MaxTrials measurements, or when no untried layout is left near the best,
 // the search is settled() and next() is the best layout.
 class LayoutSearch {
@@ -112,6 +130,8 @@ private:
 
   Layout Best;
   double BestSeconds = 0;
+  std::optional<Layout> Confirming; // to run once more before it is Best
+  double FirstSample = 0;
   Layout Climb;            // the current climb's layout
   double ClimbSeconds = 0; // 0: Climb not measured yet
   std::vector<Layout> Candidates;

@@ -9,11 +9,12 @@
 #    plan per mix, and over every layout of the oracle's grid, with the
 #    Spearman rank correlation of predicted and measured makespans).
 #
-# USAGE: plot_kernelet.py kernelet.json [--prefix PREFIX] [--no-png]
-#   PREFIX defaults to the JSON file's path without ".json".
+# USAGE: plot_kernelet.py kernelet.json[.gz] [--prefix PREFIX] [--no-png]
+#   PREFIX defaults to the JSON file's path without ".json" (or ".json.gz").
 #   The chart needs matplotlib; without it only the tables are printed.
 # ===------------------------------------------------------------------------===#
 import argparse
+import gzip
 import json
 import math
 import os
@@ -133,12 +134,15 @@ def main():
     parser.add_argument("--prefix")
     parser.add_argument("--no-png", action="store_true")
     args = parser.parse_args()
-    with open(args.json) as f:
+    opener = gzip.open if args.json.endswith(".gz") else open
+    with opener(args.json, "rt") as f:
         data = json.load(f)
     text, ratios = tables(data)
     print(text)
     if not args.no_png:
-        prefix = args.prefix or os.path.splitext(args.json)[0]
+        prefix = args.prefix or args.json[:-len(".gz")] \
+            if args.json.endswith(".gz") else args.json
+        prefix = args.prefix or os.path.splitext(prefix)[0]
         chart(data, ratios, prefix + ".png")
     return 0
 

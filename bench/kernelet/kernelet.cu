@@ -22,8 +22,10 @@
 //             slices of half the CTAs they fit on the GPU at once (at least
 //             the minimum slice: slicing costs at most 2% of their time) or
 //             as persistent workers, half as many per SM (972 layouts,
-//             smc::Batch::balancedLayouts); its best plan (or kernelet's or
-//             search's, if that measured faster) is re-measured
+//             smc::Batch::balancedLayouts; --oracle-splits 5 adds a
+//             quarter and three quarters of the workers: 7,500 layouts);
+//             its best plan (or kernelet's or search's, if that measured
+//             faster) is re-measured
 //
 // Each mix first measures every oracle layout once (with the model's
 // prediction for it), then lets the search settle; then a warm-up round
@@ -36,6 +38,7 @@
 //
 // USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
 //                           [--mixes N] [--search-runs N] [--no-oracle]
+//                           [--oracle-splits 2|3|5]
 //                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
 //                   -- smc_kernelet_bench --profile-run); without them
@@ -90,6 +93,7 @@ struct Options {
   std::string Profile, Json;
   unsigned Rounds = 5;
   unsigned SearchRuns = 110;
+  unsigned OracleSplits = 3;
   unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
   bool Oracle = true;
   bool ProfileRun = false;
@@ -113,6 +117,8 @@ Options parse(int Argc, char **Argv) {
       O.Rounds = unsigned(std::stoul(Value()));
     else if (A == "--mixes")
       O.Mixes = std::min(O.Mixes, unsigned(std::stoul(Value())));
+    else if (A == "--oracle-splits")
+      O.OracleSplits = unsigned(std::stoul(Value()));
     else if (A == "--search-runs")
       O.SearchRuns = unsigned(std::stoul(Value()));
     else if (A == "--no-oracle")
@@ -282,7 +288,7 @@ int run(const Options &O) {
       Record(Probe);
       json PlansJson = json::array();
       for (const smc::Batch::Layout &Layout :
-           smc::Batch::balancedLayouts(NumStreams)) {
+           smc::Batch::balancedLayouts(NumStreams, O.OracleSplits)) {
         std::vector<smc::Batch::SliceRun> Plan = Probe.layoutRuns(Layout);
         double Pred = 0;
         double Ms = B.measure([&] {

@@ -264,9 +264,16 @@ public:
   };
   // How a stream's launches run in a layout: whole (the original kernel),
   // in slices of half the CTAs they fit on the GPU at once (at least the
-  // minimum slice), or whole as persistent workers, half as many per SM as
-  // they fit CTAs.  A launch that cannot run so runs whole.
-  enum class Split : unsigned char { Whole, Slices, Workers };
+  // minimum slice), or whole as persistent workers, half (Workers), a
+  // quarter (FewWorkers) or three quarters (ManyWorkers) as many per SM as
+  // they fit CTAs, rounded up.  A launch that cannot run so runs whole.
+  enum class Split : unsigned char {
+    Whole,
+    Slices,
+    Workers,
+    FewWorkers,
+    ManyWorkers
+  };
   // Streams (numbered as launches() does) on the two lanes, each lane
   // running its streams in order, each stream as splits[stream] says.
   struct Layout {
@@ -274,10 +281,10 @@ public:
     std::vector<Split> splits;
   };
   // Every layout of `streams` streams with half of them on each lane (the
-  // lane of stream 0 first), x every choice of Split per stream (only Whole
-  // and Slices unless `withWorkers`).
+  // lane of stream 0 first), x every choice per stream among the first
+  // `splits` of Split (3: Whole, Slices, Workers; 2: no workers; 5: all).
   static std::vector<Layout> balancedLayouts(unsigned streams,
-                                             bool withWorkers = true);
+                                             unsigned splits = 3);
   // One range of a recorded launch's CTAs (linear blockIdx, x fastest),
   // run as consecutive slices of sliceCtas CTAs on one of the batch's two
   // lanes (0 or 1).  A range whose sliceCtas covers the whole launch runs

@@ -252,8 +252,8 @@ TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
   record(B);
   std::vector<smc::Batch::Layout> All = smc::Batch::balancedLayouts(3);
   ASSERT_EQ(All.size(), 4u * 27);
-  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*withWorkers=*/false).size(),
-            4u * 8);
+  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/2).size(), 4u * 8);
+  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/5).size(), 4u * 125);
   std::vector<smc::Batch::SliceRun> Runs = B.layoutRuns(All.back());
   ASSERT_EQ(Runs.size(), 5u);
   smc::Batch::Layout Bad = All.back();

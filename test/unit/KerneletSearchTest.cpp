@@ -60,7 +60,7 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
 TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
-  EXPECT_EQ(N.size(), 4u * 2 + 6u);
+  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 6u);
   std::set<Layout> Unique(N.begin(), N.end());
   EXPECT_EQ(Unique.size(), N.size());
   for (const Layout &M : N) {
@@ -130,7 +130,8 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
     EXPECT_EQ(R.WorkersPerSm, 0u);
   }
   // Workers: half the CTAs per SM (8 -> 4), whole launches, in one run;
-  // a launch without persistent workers runs whole.
+  // a launch without persistent workers runs whole.  A quarter: 2, three
+  // quarters: 6.
   Launches[0].Workers = false;
   L.Splits.assign(4, Split::Workers);
   for (const SliceRun &R : layoutRuns(M, Launches, L)) {
@@ -169,7 +170,6 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
   EXPECT_DOUBLE_EQ(cost(Search.next()), 1.0);
   EXPECT_EQ(Search.trials(), Runs);
   EXPECT_EQ(Runs, 96u); // the whole budget: climbs restart until it is spent
-  EXPECT_GT(Search.climbs(), 1u);
   EXPECT_EQ(Search.best().Splits[2], Split::Workers);
   // Settled: measurements change nothing.
   Search.measured(0.5);
@@ -192,16 +192,33 @@ TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
   EXPECT_GT(Search.climbs(), 1u);
 }
 
+TEST(KerneletSearch, ALuckyRunDoesNotWin) {
+  // Workers on stream 0 run fast once, then slow: the layout whose time
+  // depends on which lane the hardware starts first.
+  Layout Start = streamsLayout(2);
+  Layout Bimodal = Start;
+  Bimodal.Splits[0] = Split::Workers;
+  LayoutSearch Search(Start);
+  unsigned LuckyRuns = 0;
+  while (!Search.settled()) {
+    bool Lucky = Search.next() == Bimodal;
+    Search.measured(Lucky ? (LuckyRuns++ ? 1.5 : 0.5) : 1.0);
+  }
+  EXPECT_EQ(LuckyRuns, 2u); // run again to confirm, then dropped
+  EXPECT_FALSE(Search.best() == Bimodal);
+  EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
+}
+
 TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
-  // One stream: three layouts (its splits) in all.
+  // One stream: a layout per split, five in all.
   LayoutSearch Search(streamsLayout(1));
   std::set<Layout> Ran;
   while (!Search.settled()) {
     Ran.insert(Search.next());
     Search.measured(Search.next().Splits[0] == Split::Workers ? 0.5 : 1.0);
   }
-  EXPECT_EQ(Ran.size(), 3u);
-  EXPECT_EQ(Search.trials(), 3u);
+  EXPECT_EQ(Ran.size(), size_t(NumSplits));
+  EXPECT_EQ(Search.trials(), NumSplits + 1); // the winner ran twice
   EXPECT_EQ(Search.best().Splits[0], Split::Workers);
 }
 
