@@ -496,8 +496,10 @@ cudaError_t recordIntoBatch(const LaunchRequest &Req) {
 
 namespace {
 
-// Records a memset or device-to-device copy into this thread's batch.
-cudaError_t recordOp(RecordedLaunch L) {
+// Records a memset or device-to-device copy on Stream (null: the thread's
+// default stream, per-thread with Ptsz) into this thread's batch.
+cudaError_t recordOp(RecordedLaunch L, cudaStream_t Stream, bool Ptsz) {
+  L.Stream = Stream ? Stream : Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
   if (cudaError_t Err = cudaGetDevice(&L.Device)) {
     tell("smc::Batch: cannot record a memset or copy: " +
          failed("cudaGetDevice", Err));
@@ -520,11 +522,10 @@ cudaError_t memsetEntry(void *Dst, int Value, size_t Bytes, cudaStream_t Stream,
                 : cudaMemsetAsync(Dst, Value, Bytes, Stream);
   RecordedLaunch L;
   L.Kind = OpKind::Memset;
-  L.Stream = Stream ? Stream : Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
   L.Dst = Dst;
   L.Value = Value;
   L.Bytes = Bytes;
-  return recordOp(std::move(L));
+  return recordOp(std::move(L), Stream, Ptsz);
 }
 
 // Whether Ptr is memory the device can address (device or managed).
@@ -559,11 +560,10 @@ cudaError_t memcpyEntry(void *Dst, const void *Src, size_t Bytes,
   }
   RecordedLaunch L;
   L.Kind = OpKind::Copy;
-  L.Stream = Stream ? Stream : Ptsz ? cudaStreamPerThread : cudaStreamLegacy;
   L.Dst = Dst;
   L.Src = Src;
   L.Bytes = Bytes;
-  return recordOp(std::move(L));
+  return recordOp(std::move(L), Stream, Ptsz);
 }
 
 } // namespace
