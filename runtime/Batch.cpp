@@ -133,75 +133,6 @@ bool copyLaunchArgs(const KernelEntry &K, const driver::Api &Api,
   return true;
 }
 
-// Whether `Runs` is a plan the executor can run for `Launches`: every CTA
-// exactly once, each launch's runs in CTA order on one lane, whole where
-// the launch cannot be sliced, workers only for a whole launch whose
-// SM-centric variant runs as workers, and each stream's launches in order.
-bool validPlan(const std::vector<RecordedLaunch> &Launches,
-               const std::vector<bool> &Sliceable,
-               const std::vector<bool> &Workers,
-               const std::vector<Batch::SliceRun> &Runs, std::string &Error) {
-  size_t N = Launches.size();
-  std::vector<uint64_t> Next(N, 0);
-  std::vector<int> Lane(N, -1);
-  std::vector<bool> Started(N, false);
-  for (size_t I = 0; I < Runs.size(); ++I) {
-    const Batch::SliceRun &R = Runs[I];
-    std::string Where = "run " + std::to_string(I) + ": ";
-    if (R.launch >= N) {
-      Error = Where + "no launch " + std::to_string(R.launch);
-      return false;
-    }
-    const RecordedLaunch &L = Launches[R.launch];
-    if (R.lane > 1 || (Lane[R.launch] >= 0 && Lane[R.launch] != int(R.lane))) {
-      Error = Where + "a launch runs on one lane, 0 or 1";
-      return false;
-    }
-    if (R.ctas == 0 || R.sliceCtas == 0 || R.firstCta != Next[R.launch] ||
-        uint64_t(R.firstCta) + R.ctas > L.ctas()) {
-      Error = Where + "launch " + std::to_string(R.launch) +
-              " must continue at CTA " + std::to_string(Next[R.launch]) +
-              " with at least one CTA, within its " + std::to_string(L.ctas()) +
-              ", in slices of at least one";
-      return false;
-    }
-    bool Range = R.firstCta == 0 && R.ctas == L.ctas();
-    if (R.workersPerSm && (!Range || !Workers[R.launch])) {
-      Error = Where + "launch " + std::to_string(R.launch) +
-              " runs as workers only whole, and only if its SM-centric "
-              "variant runs as persistent workers";
-      return false;
-    }
-    if (!R.workersPerSm && !Sliceable[R.launch] &&
-        !(Range && R.sliceCtas >= R.ctas)) {
-      Error = Where + "launch " + std::to_string(R.launch) +
-              " has no usable __slice variant: it can only run whole";
-      return false;
-    }
-    if (!Started[R.launch]) {
-      // Every earlier launch of the stream must be fully planned already.
-      for (size_t P = 0; P < R.launch; ++P)
-        if (Launches[P].Stream == L.Stream && Next[P] != Launches[P].ctas()) {
-          Error = Where + "launch " + std::to_string(R.launch) +
-                  " starts before launch " + std::to_string(P) +
-                  " of its stream has all its CTAs planned";
-          return false;
-        }
-      Started[R.launch] = true;
-    }
-    Lane[R.launch] = int(R.lane);
-    Next[R.launch] += R.ctas;
-  }
-  for (size_t L = 0; L < N; ++L)
-    if (Next[L] != Launches[L].ctas()) {
-      Error = "launch " + std::to_string(L) + " has " +
-              std::to_string(Next[L]) + " of its " +
-              std::to_string(Launches[L].ctas()) + " CTAs planned";
-      return false;
-    }
-  return true;
-}
-
 // Events of one run(), released when it goes (CUDA releases them after
 // the work queued on them).
 struct RunResources {
@@ -627,11 +558,8 @@ namespace {
 // what the model knows of it.
 struct Facts {
   std::vector<Prepared *> Slices;
-  std::vector<bool> Sliceable;
-  std::vector<bool> Workers; // the SM-centric variant runs as workers
   std::vector<kernelet::PendingLaunch> Pending;
   std::vector<kernelet::IpcSample> Samples;
-  std::vector<std::string> Names;
   DeviceState *Device = nullptr;
 };
 
@@ -664,9 +592,6 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
       T.Ctas = 1;
       Pending.Sliceable = Pending.Known = Pending.Workers = false;
       F.Slices.push_back(nullptr);
-      F.Sliceable.push_back(false);
-      F.Workers.push_back(false);
-      F.Names.push_back(T.Name);
       F.Pending.push_back(std::move(Pending));
       continue;
     }
@@ -704,8 +629,6 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
     Pending.Sliceable = Sliceable;
     Pending.Workers = Usable(WorkersPolicy, Variant::SMCentric) != nullptr;
     F.Slices.push_back(Slices);
-    F.Sliceable.push_back(Sliceable);
-    F.Workers.push_back(Pending.Workers);
 
     const KernelProfile *Profile = Profiles.find(T.Name);
     const std::optional<IssueProfile> *Issue =
@@ -726,7 +649,6 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
     if (!Sliceable && !smcDisabled())
       tellKernel(*L.Kernel, "smc::Batch: no usable __slice variant (see the "
                             "kernel's remarks); its launches run whole");
-    F.Names.push_back(T.Name);
     F.Pending.push_back(std::move(Pending));
   }
   return true;
@@ -762,6 +684,24 @@ modelRuns(const std::vector<Batch::SliceRun> &Runs) {
     Out.push_back({R.launch, R.lane, R.firstCta, R.ctas, R.sliceCtas, false,
                    R.workersPerSm});
   return Out;
+}
+
+// Whether Runs is a plan the executor can run for the launches F
+// describes: kernelet::checkSchedule (every CTA once, one lane per launch,
+// whole where a launch cannot be sliced, workers only for a whole launch
+// that has them, each stream's launches in order).
+bool validPlan(const Facts &F, const std::vector<kernelet::SliceRun> &Runs,
+               std::string &Error) {
+  kernelet::Schedule Plan;
+  Plan.Runs = Runs;
+  return kernelet::checkSchedule(F.Pending, Plan, &Error);
+}
+
+std::vector<std::string> launchNames(const Facts &F) {
+  std::vector<std::string> Names;
+  for (const kernelet::PendingLaunch &P : F.Pending)
+    Names.push_back(P.Traits.Name);
+  return Names;
 }
 
 // run()'s failure: false, with *Error (if given) saying What.
@@ -801,7 +741,7 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   Facts F;
   if (!gatherFacts(Launches, F, Message))
     return Fail(Message);
-  B.LaunchNames = F.Names;
+  B.LaunchNames = launchNames(F);
   kernelet::Schedule Plan;
   SearchState &Searches = searchState();
   std::unique_lock<std::mutex> SearchLock(Searches.Mutex, std::defer_lock);
@@ -848,10 +788,9 @@ bool Batch::run(Mode RunMode, std::string *Error) {
     B.LastPredicted = Plan.PredictedSeconds;
     B.LastNotes = Plan.Notes;
   }
-  std::vector<Batch::SliceRun> Runs = publicRuns(Plan.Runs);
-  if (!validPlan(Launches, F.Sliceable, F.Workers, Runs, Message))
+  if (!validPlan(F, Plan.Runs, Message))
     return Fail("the scheduler's plan is not valid (" + Message + ")");
-  B.LastRuns = Runs;
+  B.LastRuns = publicRuns(Plan.Runs);
   if (!enqueueRuns(Launches, F.Slices, Plan.Runs, Message, Timing)) {
     if (Timing) {
       Timing->release();
@@ -865,21 +804,15 @@ bool Batch::run(Mode RunMode, std::string *Error) {
 std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams,
                                                   unsigned Splits) {
   std::vector<Layout> Out;
-  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams, Splits)) {
-    Layout Public{{L.Lanes[0], L.Lanes[1]}, {}};
-    for (kernelet::Split How : L.Splits)
-      Public.splits.push_back(Split(static_cast<unsigned char>(How)));
-    Out.push_back(std::move(Public));
-  }
+  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams, Splits))
+    Out.push_back({{L.Lanes[0], L.Lanes[1]}, L.Splits});
   return Out;
 }
 
 std::vector<Batch::SliceRun> Batch::layoutRuns(const Layout &L) const {
   Facts F;
   std::string Unused;
-  kernelet::Layout Model{{L.lanes[0], L.lanes[1]}, {}};
-  for (Split How : L.splits)
-    Model.Splits.push_back(kernelet::Split(static_cast<unsigned char>(How)));
+  kernelet::Layout Model{{L.lanes[0], L.lanes[1]}, L.splits};
   if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused))
     return {};
   unsigned Streams = 0;
@@ -908,14 +841,14 @@ std::vector<Batch::LaunchInfo> Batch::launches() const {
 double Batch::predictSeconds(const std::vector<SliceRun> &Runs) const {
   Facts F;
   std::string Unused;
+  kernelet::Schedule Plan;
+  Plan.Runs = modelRuns(Runs);
   if (impl->Launches.empty() || !gatherFacts(impl->Launches, F, Unused) ||
-      !validPlan(impl->Launches, F.Sliceable, F.Workers, Runs, Unused))
+      !validPlan(F, Plan.Runs, Unused))
     return 0;
   for (const kernelet::PendingLaunch &P : F.Pending)
     if (!P.Known)
       return 0;
-  kernelet::Schedule Plan;
-  Plan.Runs = modelRuns(Runs);
   return kernelet::predictSeconds(deviceModel(*F.Device, F.Samples), F.Pending,
                                   Plan);
 }
@@ -929,17 +862,18 @@ bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
   Facts F;
   if (!B.Launches.empty() && !gatherFacts(B.Launches, F, Message))
     return Fail(Message);
-  if (!validPlan(B.Launches, F.Sliceable, F.Workers, Runs, Message))
+  std::vector<kernelet::SliceRun> Plan = modelRuns(Runs);
+  if (!validPlan(F, Plan, Message))
     return Fail(Message);
   std::vector<RecordedLaunch> Launches = std::move(B.Launches);
   B.Launches.clear();
   B.LastRuns = Runs;
   B.LastNotes.clear();
   B.LastPredicted = 0;
-  B.LaunchNames = F.Names;
+  B.LaunchNames = launchNames(F);
   if (Launches.empty())
     return true;
-  if (!enqueueRuns(Launches, F.Slices, modelRuns(Runs), Message))
+  if (!enqueueRuns(Launches, F.Slices, Plan, Message))
     return Fail(Message);
   return true;
 }

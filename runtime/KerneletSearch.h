@@ -20,6 +20,7 @@
 #define SMC_RUNTIME_KERNELETSEARCH_H
 
 #include "KerneletModel.h"
+#include "smc/smc.h"
 
 #include <optional>
 #include <string>
@@ -27,18 +28,8 @@
 
 namespace smc::kernelet {
 
-// How a stream's launches run on their lane: whole (the original), in
-// slices, or whole as persistent workers at a share of every SM (SMC's
-// parallelism control in place of slicing: no launch per slice): half as
-// many workers per SM as the kernel fits CTAs, a quarter, or three
-// quarters (each rounded up).
-enum class Split : unsigned char {
-  Whole,
-  Slices,
-  Workers,
-  FewWorkers,
-  ManyWorkers
-};
+// How a stream's launches run on their lane (smc.h documents the shares).
+using Split = Batch::Split;
 constexpr unsigned NumSplits = 5;
 // The splits balancedLayouts() enumerates by default: Whole, Slices,
 // Workers.
