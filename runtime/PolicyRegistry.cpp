@@ -10,6 +10,7 @@
 #include "KernelName.h"
 #include "RuntimeState.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -126,6 +127,15 @@ void setPolicy(const std::string &Name, const Policy &Policy) {
   Globals &G = globals();
   std::string Normalized = normalizeKernelName(Name);
   std::lock_guard<std::mutex> Lock(G.Mutex);
+  // The last rule for a name wins, so an earlier one for the same name can
+  // go: a program that sets a kernel's policy at every launch (as
+  // placeByAffinity does) does not grow the list.
+  G.NamePolicies.erase(std::remove_if(G.NamePolicies.begin(),
+                                      G.NamePolicies.end(),
+                                      [&](const PolicyRule &Rule) {
+                                        return Rule.Name == Normalized;
+                                      }),
+                       G.NamePolicies.end());
   G.NamePolicies.push_back({Normalized, Policy});
   policiesChanged();
 }

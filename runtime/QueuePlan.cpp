@@ -11,6 +11,17 @@
 #include <algorithm>
 
 namespace smc {
+
+uint32_t contiguousRange(uint32_t Chunk, uint32_t Chunks, uint32_t Ranges) {
+  // The first `Extra` ranges have Base + 1 chunks.  When Base is 0 every
+  // chunk lies in the first part.
+  uint32_t Base = Chunks / Ranges, Extra = Chunks % Ranges;
+  uint64_t BigPart = uint64_t(Extra) * (Base + 1);
+  if (Chunk < BigPart)
+    return Chunk / (Base + 1);
+  return Extra + (Chunk - uint32_t(BigPart)) / Base;
+}
+
 namespace {
 
 std::string missingVariant(const char *Variant, uint32_t Refusal) {
@@ -72,17 +83,8 @@ bool planQueues(const Policy &Policy, const std::vector<uint32_t> &Set,
   uint32_t K = static_cast<uint32_t>(Set.size());
   switch (Policy.order) {
   case ChunkOrder::Contiguous: {
-    // The i-th SM of the set gets the i-th of k ranges whose sizes differ
-    // by at most one: the first `extra` ranges have base + 1 chunks.  When
-    // base is 0 every chunk lies in the first part.
-    uint32_t Base = N / K, Extra = N % K;
-    auto RangeOf = [=](uint32_t C) -> uint32_t {
-      uint64_t BigPart = uint64_t(Extra) * (Base + 1);
-      if (C < BigPart)
-        return C / (Base + 1);
-      return Extra + (C - uint32_t(BigPart)) / Base;
-    };
-    fillQueues(Plan, [&](uint32_t C) { return Set[RangeOf(C)]; });
+    // The i-th SM of the set gets the i-th of k ranges.
+    fillQueues(Plan, [&](uint32_t C) { return Set[contiguousRange(C, N, K)]; });
     Plan.QueueStride = 1;
     return true;
   }

@@ -85,6 +85,13 @@ struct QueuePlan {
   uint32_t sliceCount(uint32_t Index) const;
 };
 
+// ChunkOrder::Contiguous: the range (0 .. Ranges - 1) that chunk `Chunk` of
+// `Chunks` falls in, when the chunks are cut into `Ranges` (at least one)
+// ranges in order whose sizes differ by at most one, the first ones the
+// larger.  When there are fewer chunks than ranges every chunk lies in a
+// range of its own.
+uint32_t contiguousRange(uint32_t Chunk, uint32_t Chunks, uint32_t Ranges);
+
 // The largest batch of chunks a worker claims at once.
 constexpr uint32_t MaxClaimBatch = SMC_MAX_CLAIM_BATCH;
 

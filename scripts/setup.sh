@@ -3,14 +3,14 @@
 # already there (safe to run again): clang 22 and LLVM 22 (plugin, CUDA
 # compiler, lit, FileCheck), clang-tools-22 (clang-linker-wrapper, which
 # clang runs when it compiles and links CUDA in one step), CMake, Ninja,
-# GoogleTest, Google Benchmark, nlohmann-json, clang-format, clang-tidy and
-# matplotlib.  Checks for the CUDA toolkit,
+# GoogleTest, Google Benchmark, nlohmann-json, METIS (the graph partitioner
+# of affinity placement), clang-format, clang-tidy and matplotlib.  Checks for the CUDA toolkit,
 # which apt cannot provide (CUDA_PATH, default /usr/local/cuda).
 set -euo pipefail
 
 packages=(clang-22 clang-tools-22 llvm-22-dev llvm-22-tools libclang-rt-22-dev lld-22
           clang-format-22 clang-tidy-22 cmake ninja-build libgtest-dev libgmock-dev
-          libbenchmark-dev nlohmann-json3-dev python3 python3-matplotlib)
+          libbenchmark-dev nlohmann-json3-dev libmetis-dev python3 python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -5,7 +5,8 @@
 // the original kernel's occupancy.  This API chooses, per kernel, what a
 // launch runs instead: the original kernel, the SM-centric variant with a
 // given number of workers per SM, SM set and chunk order (also clusters of
-// neighbouring chunks kept on one SM), or slices.
+// neighbouring chunks kept on one SM, or a placement built from the data
+// the chunks read: placeByAffinity), or slices.
 //
 // Precedence for a launch of kernel K: a policy set for K's host symbol
 // (setPolicy(&K, ...)), then one set for K's name, then SMC_POLICY, then the
@@ -15,6 +16,8 @@
 #ifndef SMC_SMC_H
 #define SMC_SMC_H
 
+#include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -152,6 +155,114 @@ void setPolicy(Kernel *kernel, const Policy &policy) {
 // "ns::scale<float>", without parameters) or mangled name equals `name`.
 // A name of "*" sets the default for all kernels.
 void setPolicy(const std::string &name, const Policy &policy);
+
+// Affinity-based placement (Enabling and Exploiting Flexible Task
+// Assignment on GPU through SM-Centric Program Transformations, ICS 2015,
+// section 5.2).  Chunks (original CTAs) that read the same data run on the
+// same SM, so that the SM's L1 serves what they share: an inspector (the
+// program) says which data blocks each chunk reads; the runtime joins
+// chunks whose block sets overlap (Jaccard score) into an affinity graph,
+// cuts it into one balanced part per SM with METIS (libmetis5, loaded at
+// first use), and places the launch's chunks by the resulting table
+// (ChunkOrder::Table).
+//
+// Chunk c (linear blockIdx, x fastest) reads blocks[begin[c]] ..
+// blocks[begin[c + 1] - 1]: 64-bit ids of whatever unit the program
+// chooses, usually cache lines (address / 128).  Blocks only one chunk
+// reads (streamed data) create no affinity and only lower every score a
+// little; leaving them out is cheaper.
+struct ChunkFootprint {
+  std::vector<uint64_t> begin; // chunks + 1 entries, begin[0] == 0
+  std::vector<uint64_t> blocks;
+};
+
+struct AffinityOptions {
+  // The SMs to place on (each gets one part); empty means every SM of the
+  // current device.
+  std::vector<unsigned> sms;
+  // Active workers per SM (Policy::workersPerSM; 0: the original's
+  // occupancy).  Fewer workers keep more of each part's data in L1.
+  unsigned workersPerSM = 0;
+  // Chunk pairs with a Jaccard score below this share too little to
+  // matter and get no edge (the paper's threshold).
+  double minAffinity = 0.05;
+  // Take the cheaper chunk orders where they keep about as much affinity:
+  // the interleaved order (the default) where the partition would keep
+  // little more (summed over the chunks placed with it, the average chunk
+  // would share less than half of its blocks more, in Jaccard scores), the
+  // contiguous order where it keeps at least 90% of what the partition
+  // keeps.  Their workers claim
+  // several chunks with one atomic; a table's claim one at a time, which
+  // costs short chunks.  False: always the partition's table.
+  bool cheapestOrder = true;
+  // Each chunk keeps its edges to the chunks it shares most with, at most
+  // this many (0: all), which bounds the graph METIS partitions.
+  unsigned maxNeighbours = 32;
+  // Bound on the pair counting work (the sum over blocks of the square of
+  // the chunks reading it); above it blocks are sampled by hash, but never
+  // to fewer than 16 per chunk on average.
+  uint64_t maxPairWork = uint64_t(1) << 28;
+};
+
+// What building a placement did and cost.
+struct AffinityReport {
+  bool ok = false;
+  std::string error;   // why not, when !ok
+  bool cached = false; // placeByAffinity: taken from its cache
+  unsigned chunks = 0, parts = 0;
+  uint64_t edges = 0;
+  // 1: every block counted; k: one block in k (buildGraph's sampling).
+  uint64_t sampleEvery = 1;
+  // The chunk order of the placement (AffinityOptions::cheapestOrder).
+  ChunkOrder order = ChunkOrder::Table;
+  // The affinity graph's weight per chunk: the sum of a chunk's Jaccard
+  // scores with the chunks it is joined to, averaged over the chunks.
+  double affinityPerChunk = 0;
+  // Fraction of the affinity graph's edge weight inside parts (SMs): of
+  // the partition, of the interleaved order (chunk c on the (c mod
+  // |sms|)-th SM) and of the contiguous order.
+  double keptAffinity = 0;
+  double interleavedAffinity = 0;
+  double contiguousAffinity = 0;
+  double inspectSeconds = 0;   // the inspector (placeByAffinity only)
+  double graphSeconds = 0;     // building the affinity graph
+  double partitionSeconds = 0; // METIS and the table
+};
+
+// Builds the placement for `footprint` into `policy` (SM-centric, the
+// chunk table or a cheaper order that keeps about as much, options.sms and
+// options.workersPerSM).  Returns false, with
+// report->error set and `policy` unchanged, for a malformed footprint, an
+// SM the device does not have, or when METIS cannot be loaded.  The table
+// fits launches of exactly footprint's chunk count; a launch of another
+// grid runs the original kernel and the runtime says why.
+bool affinityPolicy(const ChunkFootprint &footprint,
+                    const AffinityOptions &options, Policy &policy,
+                    AffinityReport *report = nullptr);
+
+// Sets the kernel's policy to the affinity placement for its input
+// `signature` (any value that changes when what the chunks read changes:
+// a hash of the index arrays, a problem id).  The placement is built once
+// per kernel, signature and options, calling `inspect` for the footprint,
+// and taken from a cache afterwards (report.cached).  On failure the
+// kernel keeps its policy, report.error says why and the runtime says it
+// once on stderr.
+AffinityReport
+placeByAffinityForSymbol(const void *kernelSymbol, uint64_t signature,
+                         const std::function<ChunkFootprint()> &inspect,
+                         const AffinityOptions &options = {});
+template <typename Kernel,
+          typename = std::enable_if_t<std::is_function_v<Kernel>>>
+AffinityReport placeByAffinity(Kernel *kernel, uint64_t signature,
+                               const std::function<ChunkFootprint()> &inspect,
+                               const AffinityOptions &options = {}) {
+  return placeByAffinityForSymbol(reinterpret_cast<const void *>(kernel),
+                                  signature, inspect, options);
+}
+// The same for the kernels setPolicy(name, ...) would select.
+AffinityReport placeByAffinity(const std::string &name, uint64_t signature,
+                               const std::function<ChunkFootprint()> &inspect,
+                               const AffinityOptions &options = {});
 
 // Parses text in the SMC_POLICY grammar and adds its rules.  On error,
 // returns false, sets *error to a message naming the bad part and changes
