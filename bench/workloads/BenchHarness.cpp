@@ -10,6 +10,21 @@
 //   <name>/smc-cluster  SM-centric variants with tile clusters as large as
 //                       the per-SM target (order=cluster(tile), after
 //                       CTA-Clustering, ASPLOS'17)
+// and irregular workloads in a fifth,
+//   <name>/smc-affinity SM-centric variants placed by affinity
+//                       (smc::placeByAffinity on the CTAs' reads that
+//                       Workload::chunkReads lists; SM-Centric, ICS'15,
+//                       section 5.2), with counters for what building the
+//                       placement cost (inspect_ms, graph_ms,
+//                       partition_ms) and kept (kept_affinity)
+//                       The placement may be a cheaper order than a table
+//                       (AffinityOptions::cheapestOrder); the table itself
+//                       is timed as
+//   <name>/smc-affinity-table  METIS's table whatever it keeps
+//   <name>/smc-table    and the control: the same table path without
+//                       affinity (no edge passes the threshold, so chunk c
+//                       goes to SM c mod SMs: the interleaved order as a
+//                       table, one chunk per claim)
 // The policy is set for every kernel in WorkloadInfo::kernelNames.  Each
 // iteration times one Workload::run() with CUDA events on a dedicated stream
 // (manual time), after warm-up runs.  Before its first timing a workload is
@@ -55,6 +70,14 @@ struct VariantSpec {
   smc::Policy policy;
   // Only for workloads whose grids have at least this many dimensions.
   int minGridDims = 1;
+  // The policy is an affinity placement for the workload's chunk reads
+  // (`policy` gives its options' workers per SM) with this threshold
+  // (above 1: no edges); 0 for the forms that set `policy` itself.
+  double affinityThreshold = 0;
+  // The placement is METIS's table even where a cheaper order keeps about
+  // as much (AffinityOptions::cheapestOrder false).
+  bool tableOnly = false;
+  bool affinity() const { return affinityThreshold > 0; }
 };
 
 // The forms every workload is timed in.
@@ -66,10 +89,13 @@ const std::vector<VariantSpec> &variants() {
   return list;
 }
 
-// The forms registerWorkloadBenchmarks adds with `clusterForm`.
+// The forms registerWorkloadBenchmarks adds with `localityForms`.
 const std::vector<VariantSpec> &clusterVariants() {
   static const std::vector<VariantSpec> list = {
-      {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2}};
+      {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2},
+      {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
+      {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
+      {"smc-table", smc::Policy::smCentric(), 1, 2.0, true}};
   return list;
 }
 
@@ -89,6 +115,8 @@ struct Entry {
   std::string error;
   // Per form: why its check failed, or absent.
   std::map<std::string, std::string> variantError;
+  // The placements of the affinity forms, once built.
+  std::map<std::string, smc::AffinityReport> affinity;
 };
 
 // What registerWorkloadBenchmarks() was given.
@@ -115,13 +143,77 @@ bool releaseOthers(const Entry &keep) {
   return released;
 }
 
+const char *orderName(smc::ChunkOrder order) {
+  switch (order) {
+  case smc::ChunkOrder::Interleaved:
+    return "interleaved";
+  case smc::ChunkOrder::Contiguous:
+    return "contiguous";
+  case smc::ChunkOrder::Table:
+    return "table";
+  case smc::ChunkOrder::Cluster:
+    return "cluster";
+  }
+  return "?";
+}
+
+// Sets the form's policy for every kernel of the workload; returns "" or
+// why it cannot be set.
+std::string applyForm(Entry &e, const VariantSpec &v) {
+  if (!v.affinity()) {
+    setWorkloadPolicy(*e.info, v.policy);
+    return "";
+  }
+  if (e.info->kernelNames.size() != 1)
+    return "affinity placement needs a workload of one kernel";
+  bool listed = true;
+  auto inspect = [&] {
+    ChunkReads reads;
+    listed = e.workload->chunkReads(reads);
+    return smc::ChunkFootprint{std::move(reads.begin), std::move(reads.blocks)};
+  };
+  smc::AffinityOptions options;
+  options.workersPerSM = v.policy.workersPerSM;
+  options.minAffinity = v.affinityThreshold;
+  options.cheapestOrder = !v.tableOnly;
+  // The workload's inputs depend only on its size and seed: one placement.
+  smc::AffinityReport report = smc::placeByAffinity(
+      e.info->kernelNames[0], uint64_t(suiteSize), inspect, options);
+  if (!listed)
+    return "the workload does not list its CTAs' reads (chunkReads)";
+  if (!report.ok)
+    return "affinity placement failed: " + report.error;
+  if (!report.cached)
+    e.affinity[v.name] = report;
+  return "";
+}
+
 // Runs the workload once under each form and checks its outputs.
 void verify(Entry &e) {
   e.verified = true;
   for (const VariantSpec *vp : e.forms) {
     const VariantSpec &v = *vp;
-    setWorkloadPolicy(*e.info, v.policy);
-    std::string failure;
+    std::string failure = applyForm(e, v);
+    if (!failure.empty()) {
+      std::fprintf(stderr, "%s: %s/%s: %s\n", program, e.name.c_str(), v.name,
+                   failure.c_str());
+      e.variantError[v.name] = failure;
+      continue;
+    }
+    if (v.affinity()) {
+      const smc::AffinityReport &a = e.affinity[v.name];
+      std::fprintf(stderr,
+                   "%s: %s/%s: %u chunks on %u SMs, %llu edges (one block in "
+                   "%llu), %.3f per chunk; kept by the partition %.3f, "
+                   "interleaved %.3f, contiguous %.3f: order %s; inspect "
+                   "%.1f ms, graph %.1f ms, partition %.1f ms\n",
+                   program, e.name.c_str(), v.name, a.chunks, a.parts,
+                   (unsigned long long)a.edges,
+                   (unsigned long long)a.sampleEvery, a.affinityPerChunk,
+                   a.keptAffinity, a.interleavedAffinity, a.contiguousAffinity,
+                   orderName(a.order), a.inspectSeconds * 1e3,
+                   a.graphSeconds * 1e3, a.partitionSeconds * 1e3);
+    }
     try {
       e.workload->resetOutputs(suiteStream);
       e.workload->run(suiteStream);
@@ -238,7 +330,10 @@ void timeVariant(benchmark::State &state, Entry &e, const VariantSpec &v) {
     state.SkipWithError(failed->second.c_str());
     return;
   }
-  setWorkloadPolicy(*e.info, v.policy);
+  if (std::string error = applyForm(e, v); !error.empty()) {
+    state.SkipWithError(error.c_str());
+    return;
+  }
   Workload &w = *e.workload;
   cudaEvent_t start = nullptr, stop = nullptr;
   cudaError_t err = cudaEventCreate(&start);
@@ -271,13 +366,26 @@ void timeVariant(benchmark::State &state, Entry &e, const VariantSpec &v) {
   if (estimate.flops > 0)
     state.counters["FLOPS"] = benchmark::Counter(estimate.flops * iterations,
                                                  benchmark::Counter::kIsRate);
+  if (v.affinity()) {
+    const smc::AffinityReport &a = e.affinity[v.name];
+    state.counters["inspect_ms"] = a.inspectSeconds * 1e3;
+    state.counters["graph_ms"] = a.graphSeconds * 1e3;
+    state.counters["partition_ms"] = a.partitionSeconds * 1e3;
+    state.counters["affinity_per_chunk"] = a.affinityPerChunk;
+    state.counters["kept_affinity"] = a.keptAffinity;
+    state.counters["interleaved_affinity"] = a.interleavedAffinity;
+    state.counters["contiguous_affinity"] = a.contiguousAffinity;
+    state.counters["table"] = a.order == smc::ChunkOrder::Table;
+    state.counters["edges"] = double(a.edges);
+    state.counters["sample_every"] = double(a.sampleEvery);
+  }
 }
 
 } // namespace
 
 void registerWorkloadBenchmarks(const char *programName,
                                 const std::vector<BenchWorkload> &list,
-                                Size size, int warmUps, bool clusterForm) {
+                                Size size, int warmUps, bool localityForms) {
   program = programName;
   suiteSize = size;
   warmUpRuns = warmUps;
@@ -288,9 +396,10 @@ void registerWorkloadBenchmarks(const char *programName,
     Entry *ep = &entries.back();
     for (const VariantSpec &v : variants())
       ep->forms.push_back(&v);
-    if (clusterForm)
+    if (localityForms)
       for (const VariantSpec &v : clusterVariants())
-        if (w.info->gridDims >= v.minGridDims)
+        if (w.info->gridDims >= v.minGridDims &&
+            (!v.affinity() || w.info->regularity == Regularity::Irregular))
           ep->forms.push_back(&v);
     for (const VariantSpec *vp : ep->forms) {
       const VariantSpec &v = *vp;

@@ -26,15 +26,16 @@ struct BenchWorkload {
 };
 
 // Registers <name>/<original|smc|slice> for every workload of `list`, and
-// with `clusterForm` also <name>/smc-cluster (SM-centric, tile clusters of
+// with `localityForms` also <name>/smc-cluster (SM-centric, tile clusters of
 // the per-SM target: smc(order=cluster(tile))) for those with 2-D or 3-D
-// grids; set up at `size` when first timed and timed after `warmUpRuns`
-// runs; no CUDA calls.  `program` prefixes the harness's messages (on
-// stderr).
+// grids and <name>/smc-affinity (smc::placeByAffinity on
+// Workload::chunkReads) for the irregular ones; set up at `size` when first
+// timed and timed after `warmUpRuns` runs; no CUDA calls.  `program` prefixes
+// the harness's messages (on stderr).
 void registerWorkloadBenchmarks(const char *program,
                                 const std::vector<BenchWorkload> &list,
                                 Size size, int warmUpRuns,
-                                bool clusterForm = false);
+                                bool localityForms = false);
 
 // Removes --size X / --size=X from argv into `size`, else takes the value
 // of the environment variable `envVar` (if not null).  False, with a

@@ -14,6 +14,8 @@
 namespace smc {
 namespace workloads {
 
+bool Workload::chunkReads(ChunkReads &) const { return false; }
+
 Workload::~Workload() = default;
 
 const char *sizeName(Size size) {

@@ -152,6 +152,21 @@ struct RunEstimate {
   double flops = 0; // arithmetic operations (integer ones for integer kernels)
 };
 
+// What each CTA of a workload's kernel reads through its index arrays, for
+// affinity placement (smc::placeByAffinity; the layout of
+// smc::ChunkFootprint): CTA c (linear blockIdx) reads blocks[begin[c]] ..
+// blocks[begin[c + 1] - 1], each a 128-byte line of one array.
+struct ChunkReads {
+  std::vector<uint64_t> begin{0};
+  std::vector<uint64_t> blocks;
+  // The current CTA reads byte `offset` of array number `array`.
+  void read(unsigned array, uint64_t offset) {
+    blocks.push_back(uint64_t(array) << 48 | offset / 128);
+  }
+  // The current CTA's reads are complete; the next CTA's follow.
+  void endCta() { begin.push_back(blocks.size()); }
+};
+
 // One workload: owns its host inputs, its device buffers and its reference.
 // All CUDA calls throw std::runtime_error("file:line: call: message") on
 // failure.  Not thread-safe; one object per stream.
@@ -176,6 +191,12 @@ public:
   // the outputs is compared and all outputs are checked for plausibility.
   virtual CheckResult check() = 0;
   virtual RunEstimate estimate() const = 0;
+  // For a workload of one kernel with one launch per run() that gathers
+  // through index arrays: fills `reads` with the lines of the gathered
+  // arrays each CTA reads (after setup(); arrays read only at the CTA's own
+  // indices are left out: they create no affinity) and returns true.
+  // False for every other workload.
+  virtual bool chunkReads(ChunkReads &reads) const;
 };
 
 // What the registry knows about a workload.

@@ -4,6 +4,8 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
+#include <algorithm>
+
 using smc::workloads::cfd::FarField;
 
 namespace {
@@ -154,6 +156,23 @@ public:
                   std::to_string(n) + " cells compared";
     }
     return r;
+  }
+
+  // The density of every neighbour nb of the CTA's cells; its other
+  // variables are read at the same indices, so they would give the same
+  // affinity scores.
+  bool chunkReads(ChunkReads &reads) const override {
+    size_t cells = size_t(problem.cells);
+    for (size_t first = 0; first < cells; first += kBlock) {
+      for (size_t i = first; i < std::min(first + kBlock, cells); ++i)
+        for (int face = 0; face < kFaces; ++face) {
+          int32_t nb = problem.neighbor[size_t(face) * cells + i];
+          if (nb >= 0)
+            reads.read(0, uint64_t(nb) * sizeof(float));
+        }
+      reads.endCta();
+    }
+    return true;
   }
 
   RunEstimate estimate() const override {

@@ -4,6 +4,8 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
+#include <algorithm>
+
 // One warp per row: lanes stride over the row's entries, then a shuffle
 // reduction.  The early return is warp-uniform and no barrier follows.
 __global__ void spmv_csr_vector(const float *__restrict__ vals,
@@ -55,6 +57,19 @@ public:
     return checkExactFloatOutput(
         dY, reference,
         [&](std::vector<double> &out) { cpuReference(problem, out); }, "y");
+  }
+
+  // x[cols[k]] of the CTA's kBlock / 32 rows.
+  bool chunkReads(ChunkReads &reads) const override {
+    int32_t rowsPerCta = kBlock / 32;
+    for (int32_t first = 0; first < problem.rows; first += rowsPerCta) {
+      for (int32_t r = first; r < std::min(first + rowsPerCta, problem.rows);
+           ++r)
+        for (int32_t k = problem.rowPtr[r]; k < problem.rowPtr[r + 1]; ++k)
+          reads.read(0, uint64_t(problem.cols[k]) * sizeof(float));
+      reads.endCta();
+    }
+    return true;
   }
 
   RunEstimate estimate() const override {

@@ -37,7 +37,7 @@ int main(int argc, char **argv) {
     if (info->papers)
       suite.push_back({info->name, info});
   registerWorkloadBenchmarks("smc_suite_bench", suite, size, 2,
-                             /*clusterForm=*/true);
+                             /*localityForms=*/true);
   if (!list) {
     std::string noGpu = addGpuContext();
     if (!noGpu.empty()) {
