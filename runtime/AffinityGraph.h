@@ -90,7 +90,7 @@ double keptAffinity(const Graph &G, const std::vector<uint32_t> &PartOf);
 // comes from two measurements on an H100 (README, "Affinity-based
 // placement"): spmv's band (a gain of about 10 per chunk) ran 1.18x faster
 // in the contiguous order than in the interleaved one, nbf's window of
-// partners (a gain of 0.26) 3% slower.
+// partners (a gain of 0.26) about 4% slower.
 struct PlacementChoice {
   ChunkOrder Order = ChunkOrder::Interleaved;
   double PerChunk = 0; // the affinity graph's weight per chunk
