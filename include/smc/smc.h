@@ -233,9 +233,10 @@ struct AffinityReport {
 // chunk table or a cheaper order that keeps about as much, options.sms and
 // options.workersPerSM).  Returns false, with
 // report->error set and `policy` unchanged, for a malformed footprint, an
-// SM the device does not have, or when METIS cannot be loaded.  The table
-// fits launches of exactly footprint's chunk count; a launch of another
-// grid runs the original kernel and the runtime says why.
+// SM the device does not have, or when METIS cannot be loaded.  A table
+// fits launches of exactly footprint's chunk count (a launch of another
+// grid runs the original kernel, and the runtime says why); the interleaved
+// and contiguous orders fit any grid.
 bool affinityPolicy(const ChunkFootprint &footprint,
                     const AffinityOptions &options, Policy &policy,
                     AffinityReport *report = nullptr);
