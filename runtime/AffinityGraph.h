@@ -85,8 +85,8 @@ double keptAffinity(const Graph &G, const std::vector<uint32_t> &PartOf);
 // default) stays where the partition would keep less than MinGain more per
 // chunk than it: chunks that share little gain nothing worth a placement.
 // Else the contiguous order where it keeps at least ContiguousShare of
-// what the partition keeps (both orders let a worker claim several chunks
-// with one atomic; a table, one), else the partition's table.  MinGain
+// what the partition keeps (neither needs a table upload nor a load per
+// chunk), else the partition's table.  MinGain
 // comes from two measurements on an H100 (README, "Affinity-based
 // placement"): spmv's band (a gain of about 10 per chunk) ran 1.18x faster
 // in the contiguous order than in the interleaved one, nbf's window of

@@ -202,7 +202,7 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
     // Filling-retreating: fill every SM with as many workers as fit; on
     // each SM those beyond its target retreat at once.
     Plan.Workers = Fit * Plan.NumSlots;
-    if (!Plan.Ordered && Plan.QueueStride != 0)
+    if (!Plan.Ordered)
       Plan.ClaimBatch =
           claimBatch(Plan.NumChunks, static_cast<uint32_t>(Set.size()), Target);
   } else {

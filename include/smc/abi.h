@@ -85,9 +85,10 @@ enum SmcMode : uint32_t {
 //                   mulhi(n + div_x_add, div_x_mul) >> div_x_shift for
 //                   every n <= 2^32 - 2 (runtime/MagicDivision.h)
 //  claim_batch      loop mode: own-queue positions a worker claims with one
-//                   atomic (1 to SMC_MAX_CLAIM_BATCH); with queue_stride > 0
-//                   only, where the chunks of a batch follow each other by
-//                   queue_stride and every thread steps to the next itself;
+//                   atomic (1 to SMC_MAX_CLAIM_BATCH); every thread steps
+//                   to the batch's next position itself: the next chunk id
+//                   (queue_stride apart), or with queue_stride 0 the next
+//                   table index, whose chunk id it loads;
 //                   0: one position, and no claim ahead of the next chunk
 //                   (launches that yield SMs to higher-priority streams)
 //  launch_tag       0, or a number the runtime gives a launch on a

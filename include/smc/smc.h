@@ -191,9 +191,8 @@ struct AffinityOptions {
   // little more (summed over the chunks placed with it, the average chunk
   // would share less than half of its blocks more, in Jaccard scores), the
   // contiguous order where it keeps at least 90% of what the partition
-  // keeps.  Their workers claim
-  // several chunks with one atomic; a table's claim one at a time, which
-  // costs short chunks.  False: always the partition's table.
+  // keeps: a table is uploaded with the launch's plan and every thread
+  // loads its chunk id from it.  False: always the partition's table.
   bool cheapestOrder = true;
   // Each chunk keeps its edges to the chunks it shares most with, at most
   // this many (0: all), which bounds the graph METIS partitions.

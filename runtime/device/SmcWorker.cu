@@ -38,10 +38,14 @@
 // workers= and sms= are honoured; per-SM queues, their orders and stealing
 // do not (there is nothing to steal from one queue).
 //
-// Batched claims (descriptor field `claim_batch` > 1, loop mode, arithmetic
-// queues only): one atomic on its queue's position counter gives a worker
-// up to claim_batch consecutive positions of its own queue, whose chunks
-// follow each other by queue_stride.  The batch's first chunk and length
+// Batched claims (descriptor field `claim_batch` > 1, loop mode, not
+// ordered): one atomic on its queue's position counter gives a worker up
+// to claim_batch consecutive positions of its own queue.  In arithmetic
+// queues their chunks follow each other by queue_stride; in tables
+// (queue_stride 0: chunk tables, clusters) the leader hands out the
+// position's table index instead of the chunk id, the indices of a batch
+// follow each other by 1, and every thread loads the chunk id of its index
+// (handOut, chunkOf).  The batch's first chunk (or index) and length
 // travel through the broadcast like a single chunk id; every thread then
 // steps to the batch's next chunk by itself (its state word), with a
 // barrier between the chunks only where the body uses shared memory or
@@ -198,11 +202,21 @@ __device__ __forceinline__ void countStat(const SmcDescriptor *d,
     atomicAdd(&d->stats[word], 1u);
 }
 
-// The chunk at position pos of a queue that starts at table index begin.
+// What the leader hands out for position pos of a queue that starts at
+// table index begin: the chunk id where queues are arithmetic; where they
+// are tables, the table index, which every thread turns into the chunk id
+// itself (chunkOf), so that a batch of table positions steps like an
+// arithmetic queue of stride 1.
 __device__ __forceinline__ unsigned
-chunkAt(const SmcDescriptor *d, unsigned begin, unsigned first, unsigned pos) {
-  return d->queue_stride ? first + pos * d->queue_stride
-                         : d->queue_chunks[begin + pos];
+handOut(const SmcDescriptor *d, unsigned begin, unsigned first, unsigned pos) {
+  return d->queue_stride ? first + pos * d->queue_stride : begin + pos;
+}
+
+// The chunk id of what the leader handed out (handOut), in every thread.
+__device__ __forceinline__ unsigned chunkOf(const SmcDescriptor *d,
+                                            unsigned handed) {
+  return d->queue_stride || handed == SMC_NO_CHUNK ? handed
+                                                   : d->queue_chunks[handed];
 }
 
 __device__ void resetCounters(const SmcDescriptor *d);
@@ -229,7 +243,7 @@ __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   if (pos >= length)
     return SMC_NO_CHUNK;
   unsigned first = d->queue_stride ? d->queue_chunks[begin] : 0;
-  unsigned chunk = chunkAt(d, begin, first, pos);
+  unsigned chunk = handOut(d, begin, first, pos);
   if (pos == length - 1)
     queueHandedOut(d);
   return chunk;
@@ -298,11 +312,10 @@ __device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w) {
   return SMC_NO_CHUNK;
 }
 
-// Own-queue positions one claim takes: claim_batch in loop mode where
-// queues are arithmetic (a batch's chunks follow each other by
-// queue_stride) and not ordered, else 1.
+// Own-queue positions one claim takes: claim_batch in loop mode, not
+// ordered, else 1.
 __device__ __forceinline__ unsigned claimStep(const SmcDescriptor *d) {
-  bool batched = d->mode == SMC_MODE_LOOP && !d->ordered && d->queue_stride;
+  bool batched = d->mode == SMC_MODE_LOOP && !d->ordered;
   if (!batched || d->claim_batch <= 1)
     return 1u;
   return d->claim_batch < SMC_MAX_CLAIM_BATCH ? d->claim_batch
@@ -318,7 +331,7 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
     w->ownDone |= OWN_EXHAUSTED;
     return SMC_NO_CHUNK;
   }
-  unsigned chunk = chunkAt(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
+  unsigned chunk = handOut(d, d->queue_start[w->ownQueue], w->ownFirst, pos);
   if (pos == w->ownSize - 1)
     queueHandedOut(d);
   unsigned rest = w->ownSize - pos;
@@ -508,7 +521,8 @@ __device__ __forceinline__ bool leaves(const SmcDescriptor *d, unsigned smid) {
 
 // Hands the chunk (the first of a batch of `batch` chunks) from the leader
 // to every thread of the worker.
-__device__ __forceinline__ unsigned broadcast(SmcWorkerState *state,
+__device__ __forceinline__ unsigned broadcast(const SmcDescriptor *d,
+                                              SmcWorkerState *state,
                                               unsigned chunk, unsigned batch) {
   unsigned p = state->word >> STATE_PARITY_SHIFT;
   if (isLeader()) {
@@ -516,11 +530,11 @@ __device__ __forceinline__ unsigned broadcast(SmcWorkerState *state,
     __smc_dev_shared.batch[p] = batch;
   }
   __syncthreads();
-  chunk = __smc_dev_shared.slot[p];
+  unsigned handed = __smc_dev_shared.slot[p];
   state->word = (p ^ 1u) << STATE_PARITY_SHIFT |
                 (__smc_dev_shared.batch[p] - 1u) * STATE_LEFT_ONE |
-                (chunk & STATE_CHUNK);
-  return chunk;
+                (handed & STATE_CHUNK);
+  return chunkOf(d, handed);
 }
 
 } // namespace
@@ -579,7 +593,7 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
       workerDone(d, w);
   }
-  return broadcast(state, chunk, isLeader() ? w->batch : 1);
+  return broadcast(d, state, chunk, isLeader() ? w->batch : 1);
 }
 
 // Loop mode: the leader claims its next own-queue position now, so that the
@@ -617,10 +631,10 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
   // or barriers: no thread may start the next chunk while another still
   // runs this one.
   if (state->word & STATE_LEFT) {
-    state->word += d->queue_stride - STATE_LEFT_ONE;
+    state->word += (d->queue_stride ? d->queue_stride : 1u) - STATE_LEFT_ONE;
     if (!independent)
       __syncthreads();
-    return state->word & STATE_CHUNK;
+    return chunkOf(d, state->word & STATE_CHUNK);
   }
   SmcLeaderState *w = &__smc_dev_shared.leader;
   unsigned chunk = SMC_NO_CHUNK;
@@ -654,5 +668,5 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
     if (isLeader() && chunk == SMC_NO_CHUNK)
       workerDone(d, w);
   }
-  return broadcast(state, chunk, isLeader() ? w->batch : 1);
+  return broadcast(d, state, chunk, isLeader() ? w->batch : 1);
 }

@@ -482,10 +482,10 @@ TEST(QueuePlan, ClaimBatchIsAnEighthOfAWorkersChunks) {
   EXPECT_EQ(claimBatch(1000, 0, 0), MaxClaimBatch); // no division by zero
 }
 
-// Batches need arithmetic queues (interleaved, contiguous) in loop mode
-// without ordering; tables, clusters, one-chunk and ordered plans claim one
-// chunk at a time.
-TEST(QueuePlan, ClaimBatchOnlyForArithmeticLoopQueues) {
+// Batched claims in loop mode, for every queue order (a table's or a
+// cluster plan's threads step through table positions); one-chunk and
+// ordered plans claim one chunk at a time.
+TEST(QueuePlan, ClaimBatchForLoopQueuesOfEveryOrder) {
   GridSize Big = grid(4 * 8 * 64); // 4 SMs x 4 workers: 128 chunks each
   QueuePlan Inter = planOk(Policy::smCentric(), bothVariants(), device(4), Big);
   EXPECT_EQ(Inter.ClaimBatch, 16u);
@@ -495,11 +495,13 @@ TEST(QueuePlan, ClaimBatchOnlyForArithmeticLoopQueues) {
 
   Policy Table = Policy::smCentric(0, {}, ChunkOrder::Table);
   Table.chunkToSM.assign(Big.X, 1);
-  EXPECT_EQ(planOk(Table, bothVariants(), device(4), Big).ClaimBatch, 1u);
-  EXPECT_EQ(planOk(Policy::clusteredTiles(2, 2), bothVariants(), device(4),
-                   grid(64, 32))
-                .ClaimBatch,
-            1u);
+  QueuePlan TablePlan = planOk(Table, bothVariants(), device(4), Big);
+  EXPECT_EQ(TablePlan.QueueStride, 0u);
+  EXPECT_EQ(TablePlan.ClaimBatch, 16u);
+  QueuePlan Clusters = planOk(Policy::clusteredTiles(2, 2), bothVariants(),
+                              device(4), grid(64, 32));
+  EXPECT_EQ(Clusters.QueueStride, 0u);
+  EXPECT_GT(Clusters.ClaimBatch, 1u);
   KernelFacts OneChunk = bothVariants();
   OneChunk.OneChunk = true;
   EXPECT_EQ(planOk(Policy::smCentric(), OneChunk, device(4), Big).ClaimBatch,
