@@ -20,6 +20,7 @@
 #ifndef SMC_BENCH_WORKLOADS_WORKLOAD_H
 #define SMC_BENCH_WORKLOADS_WORKLOAD_H
 
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -155,16 +156,24 @@ struct RunEstimate {
 // What each CTA of a workload's kernel reads through its index arrays, for
 // affinity placement (smc::placeByAffinity; the layout of
 // smc::ChunkFootprint): CTA c (linear blockIdx) reads blocks[begin[c]] ..
-// blocks[begin[c + 1] - 1], each a 128-byte line of one array.
+// blocks[begin[c + 1] - 1], each a 128-byte line of the gathered array.
 struct ChunkReads {
   std::vector<uint64_t> begin{0};
   std::vector<uint64_t> blocks;
-  // The current CTA reads byte `offset` of array number `array`.
-  void read(unsigned array, uint64_t offset) {
-    blocks.push_back(uint64_t(array) << 48 | offset / 128);
+  // For a kernel whose CTAs take `perCta` consecutive items of `items`
+  // (the last CTA fewer): calls itemReads(i) for every item i in order,
+  // which calls read() for each byte offset the item gathers from, and
+  // closes each CTA's list.
+  template <typename ItemReads>
+  void byCta(size_t items, size_t perCta, ItemReads itemReads) {
+    for (size_t first = 0; first < items; first += perCta) {
+      for (size_t i = first; i < std::min(first + perCta, items); ++i)
+        itemReads(i);
+      begin.push_back(blocks.size());
+    }
   }
-  // The current CTA's reads are complete; the next CTA's follow.
-  void endCta() { begin.push_back(blocks.size()); }
+  // The current item reads byte `offset` of the gathered array.
+  void read(uint64_t offset) { blocks.push_back(offset / 128); }
 };
 
 // One workload: owns its host inputs, its device buffers and its reference.

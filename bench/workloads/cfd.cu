@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 using smc::workloads::cfd::FarField;
 
 namespace {
@@ -163,15 +161,13 @@ public:
   // affinity scores.
   bool chunkReads(ChunkReads &reads) const override {
     size_t cells = size_t(problem.cells);
-    for (size_t first = 0; first < cells; first += kBlock) {
-      for (size_t i = first; i < std::min(first + kBlock, cells); ++i)
-        for (int face = 0; face < kFaces; ++face) {
-          int32_t nb = problem.neighbor[size_t(face) * cells + i];
-          if (nb >= 0)
-            reads.read(0, uint64_t(nb) * sizeof(float));
-        }
-      reads.endCta();
-    }
+    reads.byCta(cells, kBlock, [&](size_t i) {
+      for (int face = 0; face < kFaces; ++face) {
+        int32_t nb = problem.neighbor[size_t(face) * cells + i];
+        if (nb >= 0)
+          reads.read(uint64_t(nb) * sizeof(float));
+      }
+    });
     return true;
   }
 

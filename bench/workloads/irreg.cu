@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 // One thread per edge; the fluxes are scattered to both end nodes.
 __global__ void irreg_edge_flux(const int *__restrict__ left,
                                 const int *__restrict__ right,
@@ -58,14 +56,10 @@ public:
   // x at both ends of the CTA's edges (y is updated by atomics, which L2
   // serves).
   bool chunkReads(ChunkReads &reads) const override {
-    size_t edges = problem.left.size();
-    for (size_t first = 0; first < edges; first += kBlock) {
-      for (size_t e = first; e < std::min(first + kBlock, edges); ++e) {
-        reads.read(0, uint64_t(problem.left[e]) * sizeof(float));
-        reads.read(0, uint64_t(problem.right[e]) * sizeof(float));
-      }
-      reads.endCta();
-    }
+    reads.byCta(problem.left.size(), kBlock, [&](size_t e) {
+      reads.read(uint64_t(problem.left[e]) * sizeof(float));
+      reads.read(uint64_t(problem.right[e]) * sizeof(float));
+    });
     return true;
   }
 

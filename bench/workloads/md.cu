@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 // One thread per atom, SHOC's compute_lj_force.
 __global__ void md_lj_forces(float4 *__restrict__ force,
                              const float4 *__restrict__ position,
@@ -89,12 +87,10 @@ public:
   // position[j] (a float4) of every neighbour j of the CTA's atoms.
   bool chunkReads(ChunkReads &reads) const override {
     size_t n = size_t(problem.atoms);
-    for (size_t first = 0; first < n; first += kBlock) {
-      for (size_t i = first; i < std::min(first + kBlock, n); ++i)
-        for (int k = 0; k < kNeighbors; ++k)
-          reads.read(0, uint64_t(problem.neighbor[size_t(k) * n + i]) * 16);
-      reads.endCta();
-    }
+    reads.byCta(n, kBlock, [&](size_t i) {
+      for (int k = 0; k < kNeighbors; ++k)
+        reads.read(uint64_t(problem.neighbor[size_t(k) * n + i]) * 16);
+    });
     return true;
   }
 

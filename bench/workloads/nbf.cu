@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 // One thread per atom: its own force is summed in registers, the partners'
 // forces are scattered with atomics.
 __global__ void
@@ -96,13 +94,10 @@ public:
   // px[j] of the CTA's atoms' partners j; py, pz and charge are read at
   // the same indices, so they would give the same affinity scores.
   bool chunkReads(ChunkReads &reads) const override {
-    size_t atoms = size_t(problem.atoms);
-    for (size_t first = 0; first < atoms; first += kBlock) {
-      for (size_t i = first; i < std::min(first + kBlock, atoms); ++i)
-        for (int32_t k = problem.start[i]; k < problem.start[i + 1]; ++k)
-          reads.read(0, uint64_t(problem.partner[k]) * sizeof(float));
-      reads.endCta();
-    }
+    reads.byCta(size_t(problem.atoms), kBlock, [&](size_t i) {
+      for (int32_t k = problem.start[i]; k < problem.start[i + 1]; ++k)
+        reads.read(uint64_t(problem.partner[k]) * sizeof(float));
+    });
     return true;
   }
 

@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 // One chain per thread.
 __global__ void pc_chase(const int2 *__restrict__ table,
                          const int *__restrict__ start, int *__restrict__ end,
@@ -85,15 +83,12 @@ public:
   // table[cur] (an int2) at every hop of the CTA's chains, followed on the
   // host.
   bool chunkReads(ChunkReads &reads) const override {
-    size_t count = problem.start.size();
-    for (size_t first = 0; first < count; first += kBlock) {
-      for (size_t c = first; c < std::min(first + kBlock, count); ++c)
-        for (int32_t h = 0, cur = problem.start[c]; h < problem.hops; ++h) {
-          reads.read(0, uint64_t(cur) * 8);
-          cur = problem.table[2 * size_t(cur)];
-        }
-      reads.endCta();
-    }
+    reads.byCta(problem.start.size(), kBlock, [&](size_t c) {
+      for (int32_t h = 0, cur = problem.start[c]; h < problem.hops; ++h) {
+        reads.read(uint64_t(cur) * 8);
+        cur = problem.table[2 * size_t(cur)];
+      }
+    });
     return true;
   }
 

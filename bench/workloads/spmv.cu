@@ -4,8 +4,6 @@
 #include "Check.h"
 #include "CudaSupport.cuh"
 
-#include <algorithm>
-
 // One warp per row: lanes stride over the row's entries, then a shuffle
 // reduction.  The early return is warp-uniform and no barrier follows.
 __global__ void spmv_csr_vector(const float *__restrict__ vals,
@@ -61,14 +59,10 @@ public:
 
   // x[cols[k]] of the CTA's kBlock / 32 rows.
   bool chunkReads(ChunkReads &reads) const override {
-    int32_t rowsPerCta = kBlock / 32;
-    for (int32_t first = 0; first < problem.rows; first += rowsPerCta) {
-      for (int32_t r = first; r < std::min(first + rowsPerCta, problem.rows);
-           ++r)
-        for (int32_t k = problem.rowPtr[r]; k < problem.rowPtr[r + 1]; ++k)
-          reads.read(0, uint64_t(problem.cols[k]) * sizeof(float));
-      reads.endCta();
-    }
+    reads.byCta(size_t(problem.rows), kBlock / 32, [&](size_t r) {
+      for (int32_t k = problem.rowPtr[r]; k < problem.rowPtr[r + 1]; ++k)
+        reads.read(uint64_t(problem.cols[k]) * sizeof(float));
+    });
     return true;
   }
 
