@@ -164,9 +164,28 @@ constexpr unsigned long long JOIN_CLOSED = 1ull << 40;
 constexpr unsigned JOIN_TAG_SHIFT = 41;
 constexpr unsigned long long JOIN_TAG_MASK = (1ull << 23) - 1ull;
 
-__device__ __forceinline__ bool isLeader() {
-  return (threadIdx.x | threadIdx.y | threadIdx.z) == 0;
-}
+// The thread's coordinates, read from their special registers where the
+// worker needs them (at chunk boundaries), with inline assembly that LLVM
+// neither hoists nor merges.  Read through threadIdx and blockDim, they are
+// loop-invariant: LLVM hoists them to the kernel's entry and their values
+// stay live in registers across every chunk body, registers the kernel's own
+// code cannot use (nbody_accel needed 38 registers instead of 32 and
+// bpnn_adjust_weights 40 instead of 26: fewer CTAs per SM; register_parity
+// checks).  The price is a few special register reads per claim, which
+// workloads of many short chunks pay (README, "Performance").
+#define SMC_SPECIAL_REGISTER(Name, Reg)                                        \
+  __device__ __forceinline__ unsigned Name() {                                 \
+    unsigned value;                                                            \
+    asm volatile("mov.u32 %0, %%" Reg ";" : "=r"(value));                      \
+    return value;                                                              \
+  }
+SMC_SPECIAL_REGISTER(tidX, "tid.x")
+SMC_SPECIAL_REGISTER(tidY, "tid.y")
+SMC_SPECIAL_REGISTER(tidZ, "tid.z")
+SMC_SPECIAL_REGISTER(ntidX, "ntid.x")
+SMC_SPECIAL_REGISTER(ntidY, "ntid.y")
+SMC_SPECIAL_REGISTER(ntidZ, "ntid.z")
+#undef SMC_SPECIAL_REGISTER
 
 __device__ __forceinline__ unsigned readSmid() {
   return __nvvm_read_ptx_sreg_smid();
@@ -265,26 +284,24 @@ __device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d, unsigned smid,
 
 // Lanes of warp 0 that exist (a CTA may have fewer than 32 threads).
 __device__ __forceinline__ unsigned warp0Mask() {
-  unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  unsigned threads = ntidX() * ntidY() * ntidZ();
   return threads >= 32 ? 0xffffffffu : (1u << threads) - 1;
 }
 
-// The thread's linear index in its CTA, which is its lane in warp 0.
+// The thread's linear index in its CTA, which is its lane in warp 0: 0 is
+// the leader, below 32 is warp 0.  The first and next chunk read it once.
 __device__ __forceinline__ unsigned linearThread() {
-  return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  return tidX() + ntidX() * (tidY() + ntidY() * tidZ());
 }
-
-__device__ __forceinline__ bool inWarp0() { return linearThread() < 32; }
 
 // Steals a chunk from another SM's queue.  Called by every thread of warp 0
 // (lane 0 is the leader): the lanes look at 32 queues at a time, so running
 // dry costs a few memory latencies rather than one per SM.  Returns the
 // same chunk, or NONE, to every lane.
-__device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w) {
+__device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w,
+                          unsigned lane, unsigned mask) {
   if (d->ordered) // one queue, the worker's own: nothing to steal
     return SMC_NO_CHUNK;
-  unsigned mask = warp0Mask();
-  unsigned lane = linearThread(); // < 32 in warp 0
   unsigned slots = d->num_slots;
   bool inRange = w->smid < slots;
   unsigned start = inRange ? w->smid + 1 : 0;
@@ -520,12 +537,13 @@ __device__ __forceinline__ bool leaves(const SmcDescriptor *d, unsigned smid) {
 }
 
 // Hands the chunk (the first of a batch of `batch` chunks) from the leader
-// to every thread of the worker.
+// (thread `self` 0) to every thread of the worker.
 __device__ __forceinline__ unsigned broadcast(const SmcDescriptor *d,
                                               SmcWorkerState *state,
-                                              unsigned chunk, unsigned batch) {
+                                              unsigned self, unsigned chunk,
+                                              unsigned batch) {
   unsigned p = state->word >> STATE_PARITY_SHIFT;
-  if (isLeader()) {
+  if (self == 0) {
     __smc_dev_shared.slot[p] = chunk;
     __smc_dev_shared.batch[p] = batch;
   }
@@ -548,10 +566,11 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
   SmcLeaderState *w = &__smc_dev_shared.leader;
   state->word = 0;
   unsigned chunk = SMC_NO_CHUNK;
-  if (inWarp0()) {
+  unsigned self = linearThread();
+  if (self < 32) {
     unsigned mask = warp0Mask();
     bool active = false;
-    if (isLeader()) {
+    if (self == 0) {
       w->pending = SMC_NO_CHUNK;
       w->ownDone = 0;
       w->batch = 1;
@@ -589,11 +608,11 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
     active = __shfl_sync(mask, active, 0);
     chunk = __shfl_sync(mask, chunk, 0);
     if (active && chunk == SMC_NO_CHUNK)
-      chunk = steal(d, w);
-    if (isLeader() && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
+      chunk = steal(d, w, self, mask);
+    if (self == 0 && chunk == SMC_NO_CHUNK && d->mode == SMC_MODE_LOOP)
       workerDone(d, w);
   }
-  return broadcast(d, state, chunk, isLeader() ? w->batch : 1);
+  return broadcast(d, state, self, chunk, self == 0 ? w->batch : 1);
 }
 
 // Loop mode: the leader claims its next own-queue position now, so that the
@@ -614,8 +633,8 @@ extern "C" __device__ unsigned __smc_dev_first_chunk(const SmcDescriptor *d,
 extern "C" __device__ void __smc_dev_chunk_begin(const SmcDescriptor *d,
                                                  SmcWorkerState *state) {
   SmcLeaderState *w = &__smc_dev_shared.leader;
-  if (d->mode == SMC_MODE_LOOP && !d->ordered && isLeader() &&
-      !(state->word & STATE_LEFT) &&
+  if (d->mode == SMC_MODE_LOOP && !d->ordered &&
+      (tidX() | tidY() | tidZ()) == 0 && !(state->word & STATE_LEFT) &&
       !(w->ownDone & (NO_OWN_CLAIMS | FIRST_CHUNK | NO_CLAIM_AHEAD)))
     w->pending = atomicAdd(queueNext(d, w->ownQueue), w->step);
 }
@@ -638,11 +657,13 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
   }
   SmcLeaderState *w = &__smc_dev_shared.leader;
   unsigned chunk = SMC_NO_CHUNK;
-  if (inWarp0()) {
+  unsigned self = linearThread();
+  if (self < 32) {
+    unsigned mask = warp0Mask();
     // SMC_NO_CHUNK - 1 (never a chunk id: grids have at most 2^27 CTAs):
     // the leader has left.
     constexpr unsigned LEFT = SMC_NO_CHUNK - 1u;
-    if (isLeader()) {
+    if (self == 0) {
       // Live partition: over its SM's target, a worker other than the
       // keeper leaves - after the chunk it claimed ahead, if any (LEAVING
       // stops claims ahead).  It decides once: it is off the count already.
@@ -660,13 +681,13 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
       if (chunk == SMC_NO_CHUNK)
         chunk = claimOwn(d, w);
     }
-    chunk = __shfl_sync(warp0Mask(), chunk, 0);
+    chunk = __shfl_sync(mask, chunk, 0);
     if (chunk == LEFT)
       chunk = SMC_NO_CHUNK;
     else if (chunk == SMC_NO_CHUNK)
-      chunk = steal(d, w);
-    if (isLeader() && chunk == SMC_NO_CHUNK)
+      chunk = steal(d, w, self, mask);
+    if (self == 0 && chunk == SMC_NO_CHUNK)
       workerDone(d, w);
   }
-  return broadcast(d, state, chunk, isLeader() ? w->batch : 1);
+  return broadcast(d, state, self, chunk, self == 0 ? w->batch : 1);
 }
