@@ -42,13 +42,8 @@ __global__ void affinityGather(const uint32_t *Table, const uint32_t *Reads,
   for (int K = 0; K < 4; ++K)
     Sum = Sum * 31u + Table[Reads[I] + K * 32];
   Out[I] = mix32(Sum ^ Chunk);
-  if (threadIdx.x == 0) {
-    unsigned long long T0 = __nvvm_read_ptx_sreg_globaltimer();
-    while (__nvvm_read_ptx_sreg_globaltimer() - T0 < SpinNs) {
-    }
-    SmOfChunk[Chunk] = __nvvm_read_ptx_sreg_smid();
-    atomicAdd(&Counts[Chunk], 1u);
-  }
+  if (threadIdx.x == 0)
+    spinThenRecordSm(Chunk, SmOfChunk, Counts, SpinNs);
 }
 
 namespace {

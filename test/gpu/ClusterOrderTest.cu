@@ -27,13 +27,9 @@ using namespace smctest;
 
 //===--- Kernels (external linkage: the runtime finds variants by name) ---===//
 
-__device__ inline uint32_t clusterLinearBlock() {
-  return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
-}
-
 // Counts its chunk; every thread writes a hash of all its coordinates.
 __global__ void clusterHash(uint32_t *Counts, uint32_t *Out) {
-  uint32_t Chunk = clusterLinearBlock();
+  uint32_t Chunk = linearBlock();
   if (threadIdx.x == 0)
     atomicAdd(&Counts[Chunk], 1u);
   uint32_t H = mix32(blockIdx.x ^ (gridDim.x << 16));
@@ -81,7 +77,7 @@ constexpr int kSumBlock = 128;
 __global__ void clusterBlockSum3D(const uint32_t *In, uint32_t *Out,
                                   uint32_t *Counts) {
   __shared__ uint32_t S[kSumBlock];
-  uint32_t Chunk = clusterLinearBlock();
+  uint32_t Chunk = linearBlock();
   S[threadIdx.x] = In[static_cast<size_t>(Chunk) * kSumBlock + threadIdx.x];
   __syncthreads();
   for (unsigned Stride = kSumBlock / 2; Stride > 0; Stride >>= 1) {
@@ -121,14 +117,8 @@ __global__ void clusterEarlyExitFilter(const uint32_t *In, uint32_t *Out,
 // SpinNs so that the SMs' workers all start before any runs out of work.
 __global__ void clusterRecordSm(uint32_t *SmOfChunk, uint32_t *Counts,
                                 unsigned long long SpinNs) {
-  uint32_t Chunk = clusterLinearBlock();
-  if (threadIdx.x == 0) {
-    unsigned long long T0 = __nvvm_read_ptx_sreg_globaltimer();
-    while (__nvvm_read_ptx_sreg_globaltimer() - T0 < SpinNs) {
-    }
-    SmOfChunk[Chunk] = __nvvm_read_ptx_sreg_smid();
-    atomicAdd(&Counts[Chunk], 1u);
-  }
+  if (threadIdx.x == 0)
+    spinThenRecordSm(linearBlock(), SmOfChunk, Counts, SpinNs);
 }
 
 //===--- Tests ------------------------------------------------------------===//

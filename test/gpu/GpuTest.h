@@ -72,12 +72,25 @@ unsigned numSMs();
 /// Most dynamic shared memory one block may opt in to on device 0.
 size_t maxDynamicSharedOptin();
 
-/// Murmur3's finalizer: a cheap, well-mixing hash usable on both sides.
 /// The CTA's linear index in its grid (x fastest), the chunk id SMC uses.
 __device__ inline uint32_t linearBlock() {
   return (blockIdx.z * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x;
 }
 
+/// One thread of a chunk: spins \p SpinNs (so that every SM's workers start
+/// before any runs out of work), then records the SM the chunk runs on and
+/// counts the chunk.
+__device__ inline void spinThenRecordSm(uint32_t Chunk, uint32_t *SmOfChunk,
+                                        uint32_t *Counts,
+                                        unsigned long long SpinNs) {
+  unsigned long long T0 = __nvvm_read_ptx_sreg_globaltimer();
+  while (__nvvm_read_ptx_sreg_globaltimer() - T0 < SpinNs) {
+  }
+  SmOfChunk[Chunk] = __nvvm_read_ptx_sreg_smid();
+  atomicAdd(&Counts[Chunk], 1u);
+}
+
+/// Murmur3's finalizer: a cheap, well-mixing hash usable on both sides.
 __host__ __device__ inline uint32_t mix32(uint32_t X) {
   X ^= X >> 16;
   X *= 0x85ebca6bu;
