@@ -173,6 +173,10 @@ struct PendingLaunch {
   // Its SM-centric variant runs as persistent workers (loop mode), so it
   // can run whole at a chosen number of workers per SM.
   bool Workers = false;
+  // How many of those workers fit on one SM (0: as many as CTAs of the
+  // original, Traits.CtasPerSm).  Fewer where the variant needs more
+  // registers (sad: 20 against 32 CTAs of 64 threads).
+  unsigned WorkersPerSmFit = 0;
 };
 
 // One run of consecutive slices of one launch on one lane (lanes are the

@@ -65,9 +65,12 @@ std::vector<Layout> balancedLayouts(unsigned Streams, unsigned Splits) {
   uint32_t Choices = 1;
   for (unsigned S = 0; S < Streams; ++S)
     Choices *= Splits;
-  unsigned First = (Streams + 1) / 2; // lane 0's share, with stream 0
+  // Lane 0 holds half of the streams (either half, when they are odd):
+  // the lanes are not interchangeable (lane 0's CTAs are placed first).
+  unsigned Half = Streams / 2, OtherHalf = Streams - Half;
   for (uint32_t Mask = 0; Mask < (1u << Streams); ++Mask) {
-    if (!(Mask & 1) || unsigned(__builtin_popcount(Mask)) != First)
+    unsigned OnLane0 = unsigned(__builtin_popcount(Mask));
+    if (OnLane0 != Half && OnLane0 != OtherHalf)
       continue;
     Layout Base;
     Base.Splits.assign(Streams, Split::Whole);
@@ -103,6 +106,10 @@ std::vector<Layout> neighbours(const Layout &L) {
       N.Splits[S] = Split(K);
       Add(std::move(N));
     }
+  // The lanes swapped: which lane's CTAs are placed first.
+  Layout Mirror = L;
+  std::swap(Mirror.Lanes[0], Mirror.Lanes[1]);
+  Add(std::move(Mirror));
   // Every place: (lane, position).
   std::vector<std::pair<unsigned, size_t>> Places;
   for (unsigned Lane : {0u, 1u})
@@ -148,7 +155,9 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
           unsigned Quarters = How == Split::FewWorkers    ? 1
                               : How == Split::ManyWorkers ? 3
                                                           : 2;
-          Workers = (T.CtasPerSm * Quarters + 3) / 4;
+          unsigned Fit =
+              Launch.WorkersPerSmFit ? Launch.WorkersPerSmFit : T.CtasPerSm;
+          Workers = (Fit * Quarters + 3) / 4;
           Slice = std::min<uint64_t>(uint64_t(Workers) * Sms, T.Ctas);
         }
         Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers});
@@ -157,9 +166,10 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
   return Runs;
 }
 
-LayoutSearch::LayoutSearch(Layout Start, double MinGain, unsigned MaxTrials)
-    : Best(Start), Climb(std::move(Start)), MinGain(MinGain),
-      MaxTrials(MaxTrials) {
+LayoutSearch::LayoutSearch(Layout Start, double MinGain, unsigned MaxTrials,
+                           unsigned ConfirmRuns, unsigned Seed)
+    : Best(Start), Climb(std::move(Start)), Seed(Seed), MinGain(MinGain),
+      MaxTrials(MaxTrials), ConfirmRuns(std::max(ConfirmRuns, 1u)) {
   markTried(Climb);
 }
 
@@ -187,47 +197,49 @@ void LayoutSearch::measured(double Seconds) {
     return;
   ++Trials;
   if (Confirming) {
-    // The slower of its two runs: a layout whose time depends on which
-    // lane the hardware starts first must not win on its lucky run.
-    double Confirmed = std::max(FirstSample, Seconds);
-    if (Confirmed < BestSeconds * (1 - MinGain)) {
+    // Its slowest run: a layout whose time depends on which kernel the
+    // hardware places first must not win on its lucky runs.
+    ConfirmSlowest = std::max(ConfirmSlowest, Seconds);
+    bool Beats = ConfirmSlowest < BestSeconds * (1 - MinGain);
+    if (Beats && ++ConfirmSamples < ConfirmRuns) {
+      Settled = Trials >= MaxTrials;
+      return;
+    }
+    if (Beats) {
       Best = *Confirming;
-      BestSeconds = Confirmed;
+      BestSeconds = ConfirmSlowest;
     }
     Confirming.reset();
     Settled = Trials >= MaxTrials;
     return;
   }
   Layout Ran = next();
+  markTried(Ran);
   if (BestSeconds == 0) {
     Best = Ran;
     BestSeconds = Seconds;
   } else if (Seconds < BestSeconds * (1 - MinGain)) {
-    Confirming = Ran; // run it once more before it becomes the best
-    FirstSample = Seconds;
+    if (ConfirmRuns > 1) {
+      Confirming = Ran; // run it again before it becomes the best
+      ConfirmSlowest = Seconds;
+      ConfirmSamples = 1;
+    } else {
+      Best = Ran;
+      BestSeconds = Seconds;
+    }
   }
   if (ClimbSeconds == 0) {
     ClimbSeconds = Seconds;
-  } else {
-    CandidateSeconds[NextCandidate++] = Seconds;
-    if (NextCandidate < Candidates.size()) {
-      Settled = Trials >= MaxTrials;
-      return;
-    }
-    // Every candidate around the climb's layout is measured.
-    size_t Fastest = Candidates.size();
-    for (size_t I = 0; I < Candidates.size(); ++I)
-      if (CandidateSeconds[I] < ClimbSeconds * (1 - MinGain) &&
-          (Fastest == Candidates.size() ||
-           CandidateSeconds[I] < CandidateSeconds[Fastest]))
-        Fastest = I;
-    if (Fastest < Candidates.size()) {
-      Climb = Candidates[Fastest];
-      ClimbSeconds = CandidateSeconds[Fastest];
-    } else if (!restart()) {
-      Settled = !Confirming;
-      return;
-    }
+  } else if (Seconds < ClimbSeconds * (1 - MinGain)) {
+    // The first neighbour that beats the climb's layout: the climb moves.
+    Climb = std::move(Ran);
+    ClimbSeconds = Seconds;
+  } else if (++NextCandidate < Candidates.size()) {
+    Settled = Trials >= MaxTrials;
+    return;
+  } else if (!restart()) { // every neighbour measured, none faster: stuck
+    Settled = !Confirming;
+    return;
   }
   Settled = Trials >= MaxTrials ||
             (ClimbSeconds > 0 && !listCandidates() && !Confirming);
@@ -236,13 +248,19 @@ void LayoutSearch::measured(double Seconds) {
 bool LayoutSearch::listCandidates() {
   Candidates.clear();
   for (Layout &N : neighbours(Climb))
-    if (!tried(N)) {
-      markTried(N);
+    if (!tried(N))
       Candidates.push_back(std::move(N));
-    }
-  CandidateSeconds.assign(Candidates.size(), 0);
+  // In a random order (fixed seed): neighbours() lists one stream's splits
+  // after another's, and a climb would try the first streams' first.
+  for (size_t I = Candidates.size(); I > 1; --I)
+    std::swap(Candidates[I - 1], Candidates[nextRandom() % I]);
   NextCandidate = 0;
   return !Candidates.empty() || restart();
+}
+
+unsigned LayoutSearch::nextRandom() {
+  Seed = Seed * 1103515245u + 12345u;
+  return Seed >> 8;
 }
 
 bool LayoutSearch::restart() {
@@ -253,11 +271,9 @@ bool LayoutSearch::restart() {
         Far.push_back(std::move(N));
   if (Far.empty())
     return false;
-  Seed = Seed * 1103515245u + 12345u;
-  Climb = Far[(Seed >> 8) % Far.size()];
+  Climb = Far[nextRandom() % Far.size()];
   ClimbSeconds = 0;
   Candidates.clear();
-  CandidateSeconds.clear();
   NextCandidate = 0;
   markTried(Climb);
   ++Climbs;

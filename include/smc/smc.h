@@ -361,14 +361,17 @@ public:
     // For launches that recur (the same kernels, shapes and streams, batch
     // after batch): the fastest layout measured so far.  A layout puts the
     // streams on the two lanes (which share one, in which order) and runs
-    // each stream's launches whole, in slices or as workers (Split).  The
-    // first batch runs as plain streams would; later ones try the
-    // neighbouring layouts of the best (one stream's Split changed, or two
-    // streams' places swapped), each timed once with events; a climb moves
-    // to the fastest neighbour while one is at least 2% faster, and a stuck
-    // climb restarts two steps from the best.  After 96 timed batches the
-    // best layout is kept.  The default: never far from plain streams on a
-    // first batch, faster on recurring ones.
+    // each stream's launches whole, in slices or as workers (Split).  Where
+    // both lanes have CTAs waiting, lane 0's are placed first (its stream
+    // has the higher priority).  The first batch runs as plain streams
+    // would; later ones try neighbouring layouts (one stream's Split
+    // changed, the lanes swapped, or two streams' places swapped) in a
+    // random order, each timed once with events; a climb moves to the first
+    // neighbour at least 2% faster, and a stuck climb restarts two steps
+    // from the best.  A layout becomes the best only on the slowest of four
+    // runs (its runs stop at the first that does not beat the best).  After
+    // 192 timed batches the best layout is kept.  The default: never far
+    // from plain streams on a first batch, faster on recurring ones.
     Search,
     Serial,  // each launch whole, one after another in record order
     Streams, // each launch whole on its own stream: as without the batch
@@ -377,7 +380,8 @@ public:
   // in slices of half the CTAs they fit on the GPU at once (at least the
   // minimum slice), or whole as persistent workers, half (Workers), a
   // quarter (FewWorkers) or three quarters (ManyWorkers) as many per SM as
-  // they fit CTAs, rounded up.  A launch that cannot run so runs whole.
+  // fit there (workers of its SM-centric variant), rounded up.  A launch
+  // that cannot run so runs whole.
   enum class Split : unsigned char {
     Whole,
     Slices,
@@ -391,9 +395,10 @@ public:
     std::vector<unsigned> lanes[2];
     std::vector<Split> splits;
   };
-  // Every layout of `streams` streams with half of them on each lane (the
-  // lane of stream 0 first), x every choice per stream among the first
-  // `splits` of Split (3: Whole, Slices, Workers; 2: no workers; 5: all).
+  // Every layout of `streams` streams with half of them on each lane
+  // (either lane the larger half when they are odd), x every choice per
+  // stream among the first `splits` of Split (3: Whole, Slices, Workers; 2:
+  // no workers; 5: all).
   static std::vector<Layout> balancedLayouts(unsigned streams,
                                              unsigned splits = 3);
   // One range of a recorded launch's CTAs (linear blockIdx, x fastest),

@@ -13,6 +13,7 @@
 #include "AutoPolicy.h"
 #include "GpuTest.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace smctest;
@@ -65,6 +66,20 @@ __global__ void batchAddWord(const uint32_t *In, const uint32_t *Word,
   unsigned I = blockIdx.x * blockDim.x + threadIdx.x;
   if (I < N)
     Out[I] = In[I] + *Word;
+}
+
+// Takes the next start ticket for its CTA, then holds its place for about
+// `Nanoseconds`: the order in which the hardware placed the CTAs.
+__global__ void batchStartTicket(uint32_t *Next, uint32_t *Ticket,
+                                 unsigned long long Nanoseconds) {
+  if (threadIdx.x != 0)
+    return;
+  Ticket[blockIdx.x] = atomicAdd(Next, 1u);
+  unsigned long long Start, Now;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(Start));
+  do
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(Now));
+  while (Now - Start < Nanoseconds);
 }
 
 namespace {
@@ -251,9 +266,9 @@ TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
   smc::Batch B;
   record(B);
   std::vector<smc::Batch::Layout> All = smc::Batch::balancedLayouts(3);
-  ASSERT_EQ(All.size(), 4u * 27);
-  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/2).size(), 4u * 8);
-  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/5).size(), 4u * 125);
+  ASSERT_EQ(All.size(), 12u * 27);
+  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/2).size(), 12u * 8);
+  ASSERT_EQ(smc::Batch::balancedLayouts(3, /*splits=*/5).size(), 12u * 125);
   std::vector<smc::Batch::SliceRun> Runs = B.layoutRuns(All.back());
   ASSERT_EQ(Runs.size(), 5u);
   smc::Batch::Layout Bad = All.back();
@@ -402,6 +417,42 @@ TEST_F(BatchTest, EverySliceRunsEachCtaOnce) {
   SMC_CUDA_ASSERT(cudaMemcpy(Counts.data(), Runs.get(), Counts.size(),
                              cudaMemcpyDeviceToHost));
   expectAllCountsAre(Counts, 40, "CTA");
+}
+
+// Where both lanes have CTAs waiting, lane 0's are placed first (its
+// stream has the higher priority), whichever was enqueued first: the
+// layout, not the hardware's choice, decides which lane's kernel starts
+// first.  Two launches of 8 waves each start together; lane 1's is
+// enqueued first, which with equal priorities would place most of its CTAs
+// first.
+TEST_F(BatchTest, LaneZeroCtasArePlacedFirst) {
+  const unsigned Ctas = 16 * numSMs(); // 1024 threads: 2 per SM, 8 waves
+  DeviceArray<uint32_t> Next, Tickets[2];
+  SMC_CUDA_ASSERT(allocateZeroed(1, Next));
+  for (DeviceArray<uint32_t> &T : Tickets)
+    SMC_CUDA_ASSERT(allocateZeroed(Ctas, T));
+  smc::Batch B;
+  ASSERT_TRUE(B.begin());
+  for (unsigned L : {0u, 1u})
+    batchStartTicket<<<Ctas, 1024, 0, Streams[L]>>>(Next.get(),
+                                                    Tickets[L].get(), 20000);
+  B.end();
+  std::vector<smc::Batch::SliceRun> Plan = {{1, 1, 0, Ctas, Ctas},
+                                            {0, 0, 0, Ctas, Ctas}};
+  std::string Error;
+  ASSERT_TRUE(B.run(Plan, &Error)) << Error;
+  SMC_CUDA_ASSERT(cudaDeviceSynchronize());
+  double Median[2];
+  for (unsigned L : {0u, 1u}) {
+    std::vector<uint32_t> T(Ctas);
+    SMC_CUDA_ASSERT(cudaMemcpy(T.data(), Tickets[L].get(), T.size() * 4,
+                               cudaMemcpyDeviceToHost));
+    std::nth_element(T.begin(), T.begin() + Ctas / 2, T.end());
+    Median[L] = T[Ctas / 2];
+  }
+  EXPECT_LT(Median[0], Median[1])
+      << "median start ticket of lane 0's CTAs " << Median[0] << ", lane 1's "
+      << Median[1] << " (of " << 2 * Ctas << ")";
 }
 
 TEST_F(BatchTest, BeginTwiceOnOneThreadIsRefused) {

@@ -37,9 +37,11 @@ TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
 }
 
 TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
+  // 4 streams: any two on lane 0 (6 ways), each lane in either order.
   std::vector<Layout> Four = balancedLayouts(4);
-  EXPECT_EQ(Four.size(), 12u * 81);
-  EXPECT_EQ(balancedLayouts(4, 2).size(), 12u * 16);
+  EXPECT_EQ(Four.size(), 24u * 81);
+  EXPECT_EQ(balancedLayouts(4, 2).size(), 24u * 16);
+  EXPECT_EQ(balancedLayouts(4, NumSplits).size(), 24u * 625);
   for (const Layout &L : balancedLayouts(4, 2))
     for (Split How : L.Splits)
       EXPECT_NE(How, Split::Workers);
@@ -49,18 +51,25 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
     EXPECT_TRUE(validLayout(L, 4)) << L.text();
     EXPECT_EQ(L.Lanes[0].size(), 2u);
     EXPECT_EQ(L.Lanes[0].size() + L.Lanes[1].size(), 4u);
-    EXPECT_TRUE(L.Lanes[0][0] == 0 || L.Lanes[0][1] == 0) << L.text();
   }
-  // 3 streams: stream 0 and one other share lane 0 (2 ways x 2 orders).
-  EXPECT_EQ(balancedLayouts(3).size(), 4u * 27);
-  EXPECT_EQ(balancedLayouts(1).size(), 3u);
+  // The lanes are not interchangeable: every layout's mirror is there too.
+  for (const Layout &L : Four) {
+    Layout Mirror = L;
+    std::swap(Mirror.Lanes[0], Mirror.Lanes[1]);
+    EXPECT_TRUE(Unique.count(Mirror)) << L.text();
+  }
+  // 3 streams: two on one lane (3 ways x 2 orders), the third on the
+  // other, lane 0 either.
+  EXPECT_EQ(balancedLayouts(3).size(), 12u * 27);
+  // 1 stream: on lane 0 or lane 1.
+  EXPECT_EQ(balancedLayouts(1).size(), 2u * 3);
   EXPECT_TRUE(balancedLayouts(0).empty());
 }
 
 TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
-  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 6u);
+  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 1u + 6u);
   std::set<Layout> Unique(N.begin(), N.end());
   EXPECT_EQ(Unique.size(), N.size());
   for (const Layout &M : N) {
@@ -72,9 +81,14 @@ TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
     for (unsigned Lane : {0u, 1u})
       for (size_t P = 0; P < L.Lanes[Lane].size(); ++P)
         Moved += M.Lanes[Lane][P] != L.Lanes[Lane][P];
-    EXPECT_TRUE((Toggled == 1 && Moved == 0) || (Toggled == 0 && Moved == 2))
+    bool Mirrored = M.Lanes[0] == L.Lanes[1] && M.Lanes[1] == L.Lanes[0];
+    EXPECT_TRUE((Toggled == 1 && Moved == 0) ||
+                (Toggled == 0 && (Moved == 2 || Mirrored)))
         << M.text();
   }
+  Layout Mirror = L;
+  std::swap(Mirror.Lanes[0], Mirror.Lanes[1]);
+  EXPECT_TRUE(Unique.count(Mirror));
 }
 
 PendingLaunch launch(unsigned Stream, unsigned Ctas, double Seconds,
@@ -139,6 +153,14 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
     EXPECT_EQ(R.WorkersPerSm, R.Launch == 0 ? 0u : 4u) << R.Launch;
     EXPECT_EQ(R.SliceCtas, R.Launch == 0 ? R.Ctas : std::min(R.Ctas, 4u * 132));
   }
+  // Shares are of the workers that fit on an SM where the SM-centric
+  // variant fits fewer than the original's CTAs (5 of 8): three quarters
+  // are 4 per SM, not 6.
+  Launches[1].WorkersPerSmFit = 5;
+  L.Splits.assign(4, Split::ManyWorkers);
+  for (const SliceRun &R : layoutRuns(M, Launches, L))
+    if (R.Launch == 1 || R.Launch == 2)
+      EXPECT_EQ(R.WorkersPerSm, R.Launch == 1 ? 4u : 6u) << R.Launch;
 }
 
 // A landscape where every stream's split and stream 3's lane each cost on
@@ -169,11 +191,29 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0) << Search.best().text();
   EXPECT_DOUBLE_EQ(cost(Search.next()), 1.0);
   EXPECT_EQ(Search.trials(), Runs);
-  EXPECT_EQ(Runs, 96u); // the whole budget: climbs restart until it is spent
+  EXPECT_EQ(Runs, 192u); // the whole budget: climbs restart until it is spent
   EXPECT_EQ(Search.best().Splits[2], Split::Workers);
   // Settled: measurements change nothing.
   Search.measured(0.5);
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
+}
+
+TEST(KerneletSearch, MovesAtTheFirstBetterNeighbour) {
+  // The first neighbour tried is faster, every other layout as slow as the
+  // start: the climb moves there at once and tries its neighbours next,
+  // not the rest of the start's.
+  LayoutSearch Search(streamsLayout(4), 0.02, 192, /*ConfirmRuns=*/1);
+  Search.measured(1.0); // the start
+  Layout First = Search.next();
+  Search.measured(0.5);
+  EXPECT_TRUE(Search.best() == First);
+  std::vector<Layout> Around = neighbours(First);
+  for (int Trial = 0; Trial < 10; ++Trial) {
+    const Layout &Next = Search.next();
+    EXPECT_NE(std::find(Around.begin(), Around.end(), Next), Around.end())
+        << Next.text() << " is not a neighbour of " << First.text();
+    Search.measured(1.0);
+  }
 }
 
 TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
@@ -192,33 +232,58 @@ TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
   EXPECT_GT(Search.climbs(), 1u);
 }
 
-TEST(KerneletSearch, ALuckyRunDoesNotWin) {
-  // Workers on stream 0 run fast once, then slow: the layout whose time
-  // depends on which lane the hardware starts first.
-  Layout Start = streamsLayout(2);
-  Layout Bimodal = Start;
-  Bimodal.Splits[0] = Split::Workers;
-  LayoutSearch Search(Start);
-  unsigned LuckyRuns = 0;
-  while (!Search.settled()) {
-    bool Lucky = Search.next() == Bimodal;
-    Search.measured(Lucky ? (LuckyRuns++ ? 1.5 : 0.5) : 1.0);
+TEST(KerneletSearch, LuckyRunsDoNotWin) {
+  // Workers on stream 0 run fast Fast times, then slow: a layout whose time
+  // depends on which kernel the hardware places first.  It is run until
+  // one run is slow (at most 4 runs in all), and then dropped.
+  for (unsigned Fast : {1u, 2u, 3u}) {
+    SCOPED_TRACE("fast runs: " + std::to_string(Fast));
+    Layout Start = streamsLayout(2);
+    Layout Bimodal = Start;
+    Bimodal.Splits[0] = Split::Workers;
+    LayoutSearch Search(Start);
+    unsigned Runs = 0;
+    while (!Search.settled()) {
+      bool IsBimodal = Search.next() == Bimodal;
+      Search.measured(IsBimodal ? (Runs++ < Fast ? 0.5 : 1.5) : 1.0);
+    }
+    EXPECT_EQ(Runs, Fast + 1);
+    EXPECT_FALSE(Search.best() == Bimodal);
+    EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
   }
-  EXPECT_EQ(LuckyRuns, 2u); // run again to confirm, then dropped
-  EXPECT_FALSE(Search.best() == Bimodal);
-  EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
+}
+
+TEST(KerneletSearch, AWinnerCountsWithItsSlowestConfirmingRun) {
+  Layout Start = streamsLayout(2);
+  Layout Better = Start;
+  Better.Splits[1] = Split::Slices;
+  LayoutSearch Search(Start);
+  const double Times[] = {0.6, 0.5, 0.8, 0.7}; // all beat the start's 1.0
+  unsigned Runs = 0;
+  while (!Search.settled())
+    Search.measured(Search.next() == Better ? Times[Runs++ % 4] : 1.0);
+  EXPECT_EQ(Runs, 4u);
+  EXPECT_TRUE(Search.best() == Better);
+  EXPECT_DOUBLE_EQ(Search.bestSeconds(), 0.8);
+  // With one confirming run (no confirmation), the first time counts.
+  LayoutSearch Once(Start, 0.02, 96, /*ConfirmRuns=*/1);
+  Runs = 0;
+  while (!Once.settled())
+    Once.measured(Once.next() == Better ? Times[Runs++ % 4] : 1.0);
+  EXPECT_EQ(Runs, 1u);
+  EXPECT_DOUBLE_EQ(Once.bestSeconds(), 0.6);
 }
 
 TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
-  // One stream: a layout per split, five in all.
+  // One stream: on either lane, a layout per split, ten in all.
   LayoutSearch Search(streamsLayout(1));
   std::set<Layout> Ran;
   while (!Search.settled()) {
     Ran.insert(Search.next());
     Search.measured(Search.next().Splits[0] == Split::Workers ? 0.5 : 1.0);
   }
-  EXPECT_EQ(Ran.size(), size_t(NumSplits));
-  EXPECT_EQ(Search.trials(), NumSplits + 1); // the winner ran twice
+  EXPECT_EQ(Ran.size(), size_t(2 * NumSplits));
+  EXPECT_EQ(Search.trials(), 2 * NumSplits + 3); // the winner ran 4 times
   EXPECT_EQ(Search.best().Splits[0], Split::Workers);
 }
 
