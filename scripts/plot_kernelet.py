@@ -9,8 +9,12 @@
 #    plan per mix, and over every layout of the oracle's grid, with the
 #    Spearman rank correlation of predicted and measured makespans).
 #
-# USAGE: plot_kernelet.py kernelet.json[.gz] [--prefix PREFIX] [--no-png]
-#   PREFIX defaults to the JSON file's path without ".json" (or ".json.gz").
+# USAGE: plot_kernelet.py kernelet.json[.gz] [more.json ...] [--prefix PREFIX]
+#                         [--no-png]
+#   Several files (runs of --first-mix/--mixes parts of one benchmark, on one
+#   device) are taken together, their mixes in the order given.
+#   PREFIX defaults to the first JSON file's path without ".json" (or
+#   ".json.gz")
 #   The chart needs matplotlib; without it only the tables are printed.
 # ===------------------------------------------------------------------------===#
 import argparse
@@ -94,6 +98,12 @@ def tables(data):
                      (statistics.median(grid_errors), max(grid_errors),
                       len(grid_errors), statistics.median(rhos), min(rhos),
                       max(rhos)))
+    spreads = [max(m["times"]["search"]) / min(m["times"]["search"])
+               for m in mixes if m.get("times", {}).get("search")]
+    if spreads:
+        lines.append("Search's kept layout over the rounds, slowest over "
+                     "fastest per mix: median %.3f, max %.3f." %
+                     (statistics.median(spreads), max(spreads)))
     hosts = [m["run_host_us_per_launch"] for m in mixes]
     lines.append("Host time of Batch::run in Kernelet mode per launch: "
                  "median %.1f us, max %.1f us." %
@@ -122,7 +132,7 @@ def chart(data, ratios, path):
     ax.set_xticklabels(mixes, rotation=30, ha="right", fontsize=8)
     ax.set_ylabel("throughput over plain streams")
     ax.set_title("smc::Batch on %s: four workloads per mix" % data["device"])
-    ax.legend()
+    ax.legend(loc="lower right", ncol=len(modes), fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     print("wrote %s" % path, file=sys.stderr)
@@ -130,18 +140,28 @@ def chart(data, ratios, path):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("json")
+    parser.add_argument("json", nargs="+")
     parser.add_argument("--prefix")
     parser.add_argument("--no-png", action="store_true")
     args = parser.parse_args()
-    opener = gzip.open if args.json.endswith(".gz") else open
-    with opener(args.json, "rt") as f:
-        data = json.load(f)
+    data = None
+    for path in args.json:
+        opener = gzip.open if path.endswith(".gz") else open
+        with opener(path, "rt") as f:
+            part = json.load(f)
+        if data is None:
+            data = part
+            continue
+        for key in ("device", "sms", "rounds"):
+            if part[key] != data[key]:
+                sys.exit("%s: %s %r, not %r as in %s" %
+                         (path, key, part[key], data[key], args.json[0]))
+        data["mixes"] += part["mixes"]
     text, ratios = tables(data)
     print(text)
     if not args.no_png:
-        prefix = args.prefix or args.json[:-len(".gz")] \
-            if args.json.endswith(".gz") else args.json
+        first = args.json[0]
+        prefix = first[:-len(".gz")] if first.endswith(".gz") else first
         prefix = args.prefix or os.path.splitext(prefix)[0]
         chart(data, ratios, prefix + ".png")
     return 0

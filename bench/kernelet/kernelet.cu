@@ -17,13 +17,14 @@
 //             curves: record them with scripts/smc-profile -n 2 --
 //             smc_kernelet_bench --profile-run)
 //   oracle    the best measured plan of a grid: every way to put the four
-//             streams on the batch's two lanes (which two start together,
-//             which follows which) x per stream, its launches whole, in
-//             slices of half the CTAs they fit on the GPU at once (at least
-//             the minimum slice: slicing costs at most 2% of their time) or
-//             as persistent workers, half as many per SM (972 layouts,
+//             streams on the batch's two lanes (which two go on lane 0,
+//             whose CTAs are placed first, which follows which on a lane)
+//             x per stream, its launches whole, in slices of half the CTAs
+//             they fit on the GPU at once (at least the minimum slice:
+//             slicing costs at most 2% of their time) or as persistent
+//             workers, half as many per SM (1,944 layouts,
 //             smc::Batch::balancedLayouts; --oracle-splits 5 adds a
-//             quarter and three quarters of the workers: 7,500 layouts);
+//             quarter and three quarters of the workers: 15,000 layouts);
 //             its best plan (or kernelet's or search's, if that measured
 //             faster) is re-measured
 //
@@ -37,7 +38,8 @@
 // checked against its CPU reference after the first run of every mode.
 //
 // USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
-//                           [--mixes N] [--search-runs N] [--no-oracle]
+//                           [--mixes N] [--first-mix K] [--search-runs N]
+//                           [--no-oracle]
 //                           [--oracle-splits 2|3|5]
 //                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
@@ -45,6 +47,9 @@
 //                   kernelet runs every launch whole, one after another
 //   --profile-run   runs each workload N times (default 6), alone, and
 //                   exits: what smc-profile (--ncu or not) measures
+//   --first-mix K   starts at mix K (0-7), for --mixes N mixes: a run of
+//                   the whole oracle split over processes (plot_kernelet.py
+//                   takes their JSON files together)
 // This file is compiled without the plugin; the workloads' launches go
 // through the SMC runtime.
 //===----------------------------------------------------------------------===//
@@ -92,9 +97,10 @@ constexpr unsigned NumStreams = 4;
 struct Options {
   std::string Profile, Json;
   unsigned Rounds = 5;
-  unsigned SearchRuns = 110;
+  unsigned SearchRuns = 210;
   unsigned OracleSplits = 3;
   unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
+  unsigned FirstMix = 0;
   bool Oracle = true;
   bool ProfileRun = false;
   unsigned ProfileRepeats = 6;
@@ -117,6 +123,8 @@ Options parse(int Argc, char **Argv) {
       O.Rounds = unsigned(std::stoul(Value()));
     else if (A == "--mixes")
       O.Mixes = std::min(O.Mixes, unsigned(std::stoul(Value())));
+    else if (A == "--first-mix")
+      O.FirstMix = unsigned(std::stoul(Value()));
     else if (A == "--oracle-splits")
       O.OracleSplits = unsigned(std::stoul(Value()));
     else if (A == "--search-runs")
@@ -243,7 +251,9 @@ int run(const Options &O) {
   std::printf("%-22s %8s %8s %8s %8s %8s %7s %7s %7s %7s %8s\n", "mix",
               "fifo ms", "streams", "kernelet", "search", "oracle", "str/k",
               "str/s", "orc/s", "pred", "run us/l");
-  for (unsigned M = 0; M < O.Mixes; ++M) {
+  const unsigned AllMixes = sizeof(MixNames) / sizeof(MixNames[0]);
+  for (unsigned M = O.FirstMix; M < std::min(O.FirstMix + O.Mixes, AllMixes);
+       ++M) {
     std::vector<wl::Workload *> Mix;
     std::string Name;
     for (const char *W : MixNames[M]) {
