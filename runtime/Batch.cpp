@@ -663,8 +663,10 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
             {T.MemRatio, std::max(1u, (Warps + 2) / 4), (*Issue)->Ipc});
     } else if (Sliceable) {
       tellKernel(*L.Kernel, "smc::Batch: no \"issue\" profile for '" + T.Name +
-                                "' (scripts/smc-profile --ncu records one); "
-                                "the model runs its launches whole, alone");
+                                "' (scripts/smc-profile --ncu records one): "
+                                "its launches are not sliced (Search runs "
+                                "them whole or as workers, Kernelet whole "
+                                "and alone)");
     }
     if (!Sliceable && !smcDisabled())
       tellKernel(*L.Kernel, "smc::Batch: no usable __slice variant (see the "
