@@ -102,6 +102,7 @@ struct Batch::Impl {
   double LastPredicted = 0;
   std::vector<std::string> LastNotes;
   std::vector<std::string> LaunchNames; // of the last run, for describe()
+  Batch::Objective Objective = Batch::Objective::Makespan;
 };
 
 namespace {
@@ -152,31 +153,45 @@ struct RunResources {
 };
 
 // Events that time one run() of a batch: both lanes start at Begin and
-// end at End[0] and End[1].
+// end at End[0] and End[1]; with Turnaround, each stream's wait for its
+// last launch ends at StreamEnd[s].
 struct BatchTiming {
   cudaEvent_t Begin = nullptr, End[2] = {nullptr, nullptr};
+  bool Turnaround = false;
+  std::vector<cudaEvent_t> StreamEnd;
 
   void release() {
     for (cudaEvent_t E : {Begin, End[0], End[1]})
       if (E)
         cudaEventDestroy(E);
+    for (cudaEvent_t E : StreamEnd)
+      if (E)
+        cudaEventDestroy(E);
     *this = BatchTiming();
   }
-  // The makespan in seconds once both lanes have ended; 0 before, and
-  // -1 after an error (the timing is then useless).
+  // What the search minimizes, in seconds, once every event has completed:
+  // the makespan (the later lane's end), or with Turnaround the sum of the
+  // streams' ends.  0 before, and -1 after an error (the timing is then
+  // useless).
   double seconds() const {
-    float Ms[2] = {0, 0};
-    for (unsigned Lane : {0u, 1u}) {
-      cudaError_t Err = cudaEventQuery(End[Lane]);
+    std::vector<cudaEvent_t> Ends(std::begin(End), std::end(End));
+    if (Turnaround)
+      Ends = StreamEnd;
+    double Latest = 0, Sum = 0;
+    for (cudaEvent_t E : Ends) {
+      cudaError_t Err = cudaEventQuery(E);
       if (Err == cudaErrorNotReady)
         return 0;
+      float Ms = 0;
       if (Err != cudaSuccess ||
-          cudaEventElapsedTime(&Ms[Lane], Begin, End[Lane]) != cudaSuccess) {
+          cudaEventElapsedTime(&Ms, Begin, E) != cudaSuccess) {
         cudaGetLastError();
         return -1;
       }
+      Latest = std::max(Latest, double(Ms));
+      Sum += Ms;
     }
-    return std::max(Ms[0], Ms[1]) * 1e-3;
+    return (Turnaround ? Sum : Latest) * 1e-3;
   }
 };
 
@@ -350,9 +365,17 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
         return Fail("recording the end of " + Which, Err);
     }
   }
-  for (const auto &[Stream, Last] : LastOfStream)
+  for (const auto &[Stream, Last] : LastOfStream) {
     if (cudaError_t Err = cudaStreamWaitEvent(Stream, Done[Last], 0))
       return Fail("making a stream wait for the batch", Err);
+    if (Timing && Timing->Turnaround) {
+      cudaEvent_t &E = Timing->StreamEnd.emplace_back();
+      if (cudaError_t Err = cudaEventCreate(&E))
+        return Fail("creating a timing event", Err);
+      if (cudaError_t Err = cudaEventRecord(E, Stream))
+        return Fail("recording a stream's end", Err);
+    }
+  }
   if (Timing)
     for (unsigned Lane : {0u, 1u})
       if (cudaError_t Err = cudaEventRecord(Timing->End[Lane], Res.Lanes[Lane]))
@@ -540,6 +563,8 @@ void Batch::end() {
 }
 
 unsigned Batch::size() const { return unsigned(impl->Launches.size()); }
+
+void Batch::setObjective(Objective O) { impl->Objective = O; }
 
 const std::vector<Batch::SliceRun> &Batch::lastRuns() const {
   return impl->LastRuns;
@@ -774,6 +799,9 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   } else if (RunMode == Mode::Search) {
     SearchLock.lock();
     unsigned Streams = 0;
+    bool Turnaround = B.Objective == Objective::Turnaround;
+    if (Turnaround)
+      Key = "turnaround;";
     for (const kernelet::PendingLaunch &P : F.Pending) {
       Key += P.Traits.Name + "@" + std::to_string(P.Stream) + ";";
       Streams = std::max(Streams, P.Stream + 1);
@@ -801,9 +829,12 @@ bool Batch::run(Mode RunMode, std::string *Error) {
                                      F.Pending, Layout);
     B.LastNotes = {"layout " + Layout.text() + ", " +
                    (Search->settled() ? "the fastest of " : "trial after ") +
-                   std::to_string(Search->trials()) + " measured"};
-    if (Timed && !Search->settled())
+                   std::to_string(Search->trials()) + " measured" +
+                   (Turnaround ? " (sum of the streams' turnaround)" : "")};
+    if (Timed && !Search->settled()) {
       Timing = &Searches.Pending[Key];
+      Timing->Turnaround = Turnaround;
+    }
   } else {
     kernelet::DeviceModel Model = deviceModel(*F.Device, F.Samples);
     Plan = kernelet::planGreedy(Model, F.Pending);

@@ -429,6 +429,13 @@ public:
   void end();
   // The launches recorded so far.
   unsigned size() const;
+  // What Mode::Search minimizes: the batch's makespan (the default: when
+  // the last of its streams ends), or the sum of its streams' turnaround
+  // times (from the batch's start to each stream's last launch's end: for
+  // co-runs judged by throughput per program, STP and ANTT).  A search is
+  // kept per set of launches and objective.
+  enum class Objective { Makespan, Turnaround };
+  void setObjective(Objective objective);
   // Enqueues the recorded launches as `mode` says and empties the batch.
   // Returns false, with *error naming the launch and the CUDA error, when a
   // launch could not be enqueued (the launches before it were).

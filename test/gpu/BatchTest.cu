@@ -261,6 +261,32 @@ TEST_F(BatchTest, SearchTriesLayoutsAndEveryRunMatches) {
   EXPECT_TRUE(Workers);
 }
 
+// Search for the sum of the streams' turnaround: a search of its own, the
+// same bytes in every run.
+TEST_F(BatchTest, SearchForTurnaroundMatchesToo) {
+  std::vector<Bytes> Expected = expected();
+  std::string Error;
+  ASSERT_TRUE(smc::loadProfiles(Profiles.Path, &Error)) << Error;
+  std::set<std::string> Layouts;
+  for (int Run = 0; Run < 12; ++Run) {
+    SCOPED_TRACE("run " + std::to_string(Run));
+    smc::Batch B;
+    B.setObjective(smc::Batch::Objective::Turnaround);
+    record(B);
+    ASSERT_TRUE(B.run(smc::Batch::Mode::Search, &Error)) << Error;
+    expectOutputs(Expected);
+    SMC_CUDA_ASSERT(cudaDeviceSynchronize()); // the run's timing is ready
+    std::string Text = B.describe();
+    EXPECT_NE(Text.find("(sum of the streams' turnaround)"), std::string::npos)
+        << Text;
+    size_t Begin = Text.find("layout");
+    ASSERT_NE(Begin, std::string::npos) << Text;
+    Layouts.insert(Text.substr(Begin, Text.find(',', Begin) - Begin));
+  }
+  // Measured and moving on: its trials are timed.
+  EXPECT_GE(Layouts.size(), 3u);
+}
+
 TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
   std::vector<Bytes> Expected = expected();
   smc::Batch B;
