@@ -191,8 +191,9 @@ bool parsePairs(const std::string &Text, std::vector<WorkloadPair> &Pairs,
 
 const std::vector<std::string> &allModes() {
   static const std::vector<std::string> List = {
-      "serial",     "streams",    "priority",      "green",
-      "smc-shared", "smc-oracle", "smc-scheduler", "batch-search"};
+      "serial",        "streams",      "priority",
+      "green",         "smc-shared",   "smc-oracle",
+      "smc-scheduler", "batch-search", "batch-turnaround"};
   return List;
 }
 
@@ -203,7 +204,7 @@ std::string usage() {
          "         [--workers=0,1,2,4] [--sweep-s=X] [--check=once|pair]\n"
          "         [--budget-s=X] [--list]\n"
          "modes: serial, streams, priority, green, smc-shared, smc-oracle,\n"
-         "       smc-scheduler, batch-search (default: all)\n"
+         "       smc-scheduler, batch-search, batch-turnaround (default: all)\n"
          "--quick: 8 pairs, 3 rounds, split step 16, workers 0,1, sweeps of 3 "
          "s\n"
          "         (unless given)\n"

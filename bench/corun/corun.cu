@@ -151,7 +151,11 @@ const char *whatRuns(const std::string &Mode) {
     return "the originals in two green contexts";
   if (Mode == "batch-search")
     return "both workloads' launches recorded into an smc::Batch, run in "
-           "the layout its Search settled on";
+           "the layout its Search settled on (least makespan)";
+  if (Mode == "batch-turnaround")
+    return "both workloads' launches recorded into an smc::Batch, run in "
+           "the layout its Search settled on (least sum of the workloads' "
+           "turnaround)";
   return "__smc variants on SM partitions";
 }
 
@@ -183,7 +187,7 @@ private:
   }
   void sweepGreen(PairRun &P);
   void sweepOracle(PairRun &P);
-  void settleSearch(PairRun &P);
+  void settleSearch(PairRun &P, const std::string &Mode);
   void schedule(PairRun &P);
   void measure(PairRun &P);
   CheckRecord check(SuiteWorkload &W);
@@ -203,8 +207,9 @@ private:
   cudaDeviceProp Prop{};
   unsigned NumSms = 0;
   // runJobsOnce records the jobs' launches into an smc::Batch and runs it
-  // (Mode::Search); LastLayout is what the batch ran.
+  // (Mode::Search) for this objective; LastLayout is what the batch ran.
   bool Batching = false;
+  smc::Batch::Objective BatchObjective = smc::Batch::Objective::Makespan;
   std::string LastLayout;
   json Context;
 
@@ -343,6 +348,7 @@ std::vector<double> Harness::runJobsOnce(const std::vector<Job> &Jobs,
     // launch.
     smc::Batch Batch;
     std::string Error;
+    Batch.setObjective(BatchObjective);
     if (Batching && !Batch.begin(&Error))
       throw std::runtime_error("smc::Batch: " + Error);
     unsigned Most = 0;
@@ -430,9 +436,11 @@ std::vector<double> Harness::runMode(PairRun &P, const std::string &Mode) {
   }
   if (Mode == "smc-oracle")
     return runShares(P, P.OracleShares);
-  if (Mode == "batch-search") {
+  if (Mode == "batch-search" || Mode == "batch-turnaround") {
     usePolicy({&A, &B}, Variant::Original);
     Batching = true;
+    BatchObjective = Mode == "batch-search" ? smc::Batch::Objective::Makespan
+                                            : smc::Batch::Objective::Turnaround;
     try {
       std::vector<double> Ms = runOnLanes(P, Plain[0], Plain[1]);
       Batching = false;
@@ -650,24 +658,24 @@ void Harness::sweepOracle(PairRun &P) {
 // Runs the pair as a batch until smc::Batch's Search has settled on a
 // layout (as a program that co-runs the pair again and again would), or
 // SearchBatches times at most.
-void Harness::settleSearch(PairRun &P) {
+void Harness::settleSearch(PairRun &P, const std::string &Mode) {
   constexpr unsigned SearchBatches = 300;
   unsigned Runs = 0;
   try {
     while (Runs < SearchBatches) {
-      runMode(P, "batch-search");
+      runMode(P, Mode);
       ++Runs;
       if (LastLayout.find("the fastest of") != std::string::npos)
         break;
     }
   } catch (const std::exception &E) {
-    P.Missing["batch-search"] = E.what();
+    P.Missing[Mode] = E.what();
     SMC_CUDA_CHECK(cudaDeviceSynchronize());
     return;
   }
   size_t At = LastLayout.find("layout lane");
-  P.Config["batch-search"] = {
-      {"runs", whatRuns("batch-search")},
+  P.Config[Mode] = {
+      {"runs", whatRuns(Mode)},
       {"settled_after_batches", Runs},
       {"layout", At == std::string::npos ? LastLayout : LastLayout.substr(At)}};
 }
@@ -861,8 +869,9 @@ int Harness::run() {
         sweepOracle(P);
       if (wants("smc-scheduler"))
         schedule(P);
-      if (wants("batch-search"))
-        settleSearch(P);
+      for (const char *Mode : {"batch-search", "batch-turnaround"})
+        if (wants(Mode))
+          settleSearch(P, Mode);
       measure(P);
       writeReport();
       PairSeconds = std::max(PairSeconds, elapsedSeconds() - Begin);
