@@ -649,11 +649,9 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
         T.CtasPerSm = unsigned(Occ.Original);
         Pending.WorkersPerSmFit = unsigned(std::max(Occ.Variant, 0));
       }
-      unsigned Fit =
-          Pending.WorkersPerSmFit ? Pending.WorkersPerSmFit : T.CtasPerSm;
       SlicePolicy = policyIdFor(Policy::slice(0));
-      WorkersPolicy =
-          policyIdFor(Policy::smCentric(std::max(1u, (Fit + 1) / 2)));
+      WorkersPolicy = policyIdFor(
+          Policy::smCentric(std::max(1u, (workersPerSmFit(Pending) + 1) / 2)));
     }
     // The __slice variant, and the SM-centric one as workers (loop mode),
     // each under the policy the batch runs it with.

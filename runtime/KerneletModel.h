@@ -179,6 +179,12 @@ struct PendingLaunch {
   unsigned WorkersPerSmFit = 0;
 };
 
+// The workers of L that fit on one SM: WorkersPerSmFit, else the
+// original's CTAs per SM.
+inline unsigned workersPerSmFit(const PendingLaunch &L) {
+  return L.WorkersPerSmFit ? L.WorkersPerSmFit : L.Traits.CtasPerSm;
+}
+
 // One run of consecutive slices of one launch on one lane (lanes are the
 // two streams the executor launches on): CTAs [FirstCta, FirstCta + Ctas)
 // in slices of SliceCtas (the last may be smaller).  SliceCtas == Ctas:

@@ -155,9 +155,7 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
           unsigned Quarters = How == Split::FewWorkers    ? 1
                               : How == Split::ManyWorkers ? 3
                                                           : 2;
-          unsigned Fit =
-              Launch.WorkersPerSmFit ? Launch.WorkersPerSmFit : T.CtasPerSm;
-          Workers = (Fit * Quarters + 3) / 4;
+          Workers = (workersPerSmFit(Launch) * Quarters + 3) / 4;
           Slice = std::min<uint64_t>(uint64_t(Workers) * Sms, T.Ctas);
         }
         Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers});

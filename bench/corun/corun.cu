@@ -53,6 +53,7 @@
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -206,10 +207,9 @@ private:
       std::chrono::steady_clock::now();
   cudaDeviceProp Prop{};
   unsigned NumSms = 0;
-  // runJobsOnce records the jobs' launches into an smc::Batch and runs it
-  // (Mode::Search) for this objective; LastLayout is what the batch ran.
-  bool Batching = false;
-  smc::Batch::Objective BatchObjective = smc::Batch::Objective::Makespan;
+  // Set: runJobsOnce records the jobs' launches into an smc::Batch and runs
+  // it (Mode::Search) for this objective; LastLayout is what the batch ran.
+  std::optional<smc::Batch::Objective> Batched;
   std::string LastLayout;
   json Context;
 
@@ -348,9 +348,11 @@ std::vector<double> Harness::runJobsOnce(const std::vector<Job> &Jobs,
     // launch.
     smc::Batch Batch;
     std::string Error;
-    Batch.setObjective(BatchObjective);
-    if (Batching && !Batch.begin(&Error))
-      throw std::runtime_error("smc::Batch: " + Error);
+    if (Batched) {
+      Batch.setObjective(*Batched);
+      if (!Batch.begin(&Error))
+        throw std::runtime_error("smc::Batch: " + Error);
+    }
     unsigned Most = 0;
     for (const Job &J : Jobs)
       Most = std::max(Most, J.W->Reps);
@@ -359,10 +361,10 @@ std::vector<double> Harness::runJobsOnce(const std::vector<Job> &Jobs,
         if (R >= J.W->Reps)
           continue;
         J.W->Instance->run(J.Stream);
-        if (R + 1 == J.W->Reps && !Batching)
+        if (R + 1 == J.W->Reps && !Batched)
           SMC_CUDA_CHECK(cudaEventRecord(J.End, J.Stream));
       }
-    if (Batching) {
+    if (Batched) {
       Batch.end();
       if (!Batch.run(smc::Batch::Mode::Search, &Error))
         throw std::runtime_error("smc::Batch: " + Error);
@@ -438,15 +440,14 @@ std::vector<double> Harness::runMode(PairRun &P, const std::string &Mode) {
     return runShares(P, P.OracleShares);
   if (Mode == "batch-search" || Mode == "batch-turnaround") {
     usePolicy({&A, &B}, Variant::Original);
-    Batching = true;
-    BatchObjective = Mode == "batch-search" ? smc::Batch::Objective::Makespan
-                                            : smc::Batch::Objective::Turnaround;
+    Batched = Mode == "batch-search" ? smc::Batch::Objective::Makespan
+                                     : smc::Batch::Objective::Turnaround;
     try {
       std::vector<double> Ms = runOnLanes(P, Plain[0], Plain[1]);
-      Batching = false;
+      Batched.reset();
       return Ms;
     } catch (...) {
-      Batching = false;
+      Batched.reset();
       throw;
     }
   }

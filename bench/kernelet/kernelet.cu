@@ -92,6 +92,7 @@ const char *const MixNames[][4] = {
     {"bs", "sad", "mm", "spmv"},   {"mriq", "st", "pc", "tea"},
     {"bs", "spmv", "mriq", "tea"}, {"mm", "st", "pc", "sad"},
     {"bs", "st", "mm", "tea"},     {"mriq", "spmv", "pc", "sad"}};
+constexpr unsigned NumMixes = sizeof(MixNames) / sizeof(MixNames[0]);
 constexpr unsigned NumStreams = 4;
 
 struct Options {
@@ -99,7 +100,7 @@ struct Options {
   unsigned Rounds = 5;
   unsigned SearchRuns = 210;
   unsigned OracleSplits = 3;
-  unsigned Mixes = sizeof(MixNames) / sizeof(MixNames[0]);
+  unsigned Mixes = NumMixes;
   unsigned FirstMix = 0;
   bool Oracle = true;
   bool ProfileRun = false;
@@ -251,8 +252,7 @@ int run(const Options &O) {
   std::printf("%-22s %8s %8s %8s %8s %8s %7s %7s %7s %7s %8s\n", "mix",
               "fifo ms", "streams", "kernelet", "search", "oracle", "str/k",
               "str/s", "orc/s", "pred", "run us/l");
-  const unsigned AllMixes = sizeof(MixNames) / sizeof(MixNames[0]);
-  for (unsigned M = O.FirstMix; M < std::min(O.FirstMix + O.Mixes, AllMixes);
+  for (unsigned M = O.FirstMix; M < std::min(O.FirstMix + O.Mixes, NumMixes);
        ++M) {
     std::vector<wl::Workload *> Mix;
     std::string Name;
