@@ -110,6 +110,17 @@ std::vector<Layout> neighbours(const Layout &L) {
   Layout Mirror = L;
   std::swap(Mirror.Lanes[0], Mirror.Lanes[1]);
   Add(std::move(Mirror));
+  // One stream moved to the end of the other lane: streams that share a
+  // lane run one after the other (with two streams, one after the other is
+  // what serializing them gives, and it beats every side-by-side layout
+  // of some pairs).
+  for (unsigned Lane : {0u, 1u})
+    for (size_t P = 0; P < L.Lanes[Lane].size(); ++P) {
+      Layout N = L;
+      N.Lanes[Lane].erase(N.Lanes[Lane].begin() + P);
+      N.Lanes[1 - Lane].push_back(L.Lanes[Lane][P]);
+      Add(std::move(N));
+    }
   // Every place: (lane, position).
   std::vector<std::pair<unsigned, size_t>> Places;
   for (unsigned Lane : {0u, 1u})

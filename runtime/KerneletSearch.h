@@ -67,8 +67,10 @@ std::vector<Layout> balancedLayouts(unsigned Streams,
                                     unsigned Splits = GridSplits);
 
 // The layouts one step from L: one stream's Split changed (to each of the
-// others), the two lanes swapped, or two streams' places (lane and
-// position) swapped; none repeated, L excluded.
+// others), the two lanes swapped, one stream moved to the end of the other
+// lane, or two streams' places (lane and position) swapped; none repeated,
+// L excluded.  Moves reach layouts that balancedLayouts() leaves out (a
+// lane may hold any number of streams, none included).
 std::vector<Layout> neighbours(const Layout &L);
 
 // The slice runs of L for Launches (whose Stream fields are L's streams):

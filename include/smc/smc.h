@@ -365,13 +365,14 @@ public:
     // both lanes have CTAs waiting, lane 0's are placed first (its stream
     // has the higher priority).  The first batch runs as plain streams
     // would; later ones try neighbouring layouts (one stream's Split
-    // changed, the lanes swapped, or two streams' places swapped) in a
-    // random order, each timed once with events; a climb moves to the first
-    // neighbour at least 2% faster, and a stuck climb restarts two steps
-    // from the best.  A layout becomes the best only on the slowest of four
-    // runs (its runs stop at the first that does not beat the best).  After
-    // 192 timed batches the best layout is kept.  The default: never far
-    // from plain streams on a first batch, faster on recurring ones.
+    // changed, the lanes swapped, one stream moved to the end of the other
+    // lane, or two streams' places swapped) in a random order, each timed
+    // once with events; a climb moves to the first neighbour at least 2%
+    // faster, and a stuck climb restarts two steps from the best.  A layout
+    // becomes the best only on the slowest of four runs (its runs stop at
+    // the first that does not beat the best).  After 192 timed batches the
+    // best layout is kept.  The default: never far from plain streams on a
+    // first batch, faster on recurring ones.
     Search,
     Serial,  // each launch whole, one after another in record order
     Streams, // each launch whole on its own stream: as without the batch

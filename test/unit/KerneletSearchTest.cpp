@@ -66,18 +66,30 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
   EXPECT_TRUE(balancedLayouts(0).empty());
 }
 
-TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
+TEST(KerneletLayout, NeighboursAreOneSplitOneMoveOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
-  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 1u + 6u);
+  // Splits, the mirror, 4 moves, 6 swaps.
+  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 1u + 4u + 6u);
   std::set<Layout> Unique(N.begin(), N.end());
   EXPECT_EQ(Unique.size(), N.size());
+  unsigned Moves = 0;
   for (const Layout &M : N) {
     EXPECT_FALSE(M == L);
     EXPECT_TRUE(validLayout(M, 4)) << M.text();
     unsigned Toggled = 0, Moved = 0;
     for (unsigned S = 0; S < 4; ++S)
       Toggled += M.Splits[S] != L.Splits[S];
+    if (M.Lanes[0].size() != L.Lanes[0].size()) {
+      // A move: one stream left its lane for the end of the other.
+      ++Moves;
+      EXPECT_EQ(Toggled, 0u) << M.text();
+      unsigned To = M.Lanes[0].size() > L.Lanes[0].size() ? 0 : 1;
+      std::vector<unsigned> Before = M.Lanes[To];
+      Before.pop_back();
+      EXPECT_EQ(Before, L.Lanes[To]) << M.text();
+      continue;
+    }
     for (unsigned Lane : {0u, 1u})
       for (size_t P = 0; P < L.Lanes[Lane].size(); ++P)
         Moved += M.Lanes[Lane][P] != L.Lanes[Lane][P];
@@ -86,9 +98,25 @@ TEST(KerneletLayout, NeighboursAreOneSplitOrOneSwapAway) {
                 (Toggled == 0 && (Moved == 2 || Mirrored)))
         << M.text();
   }
+  EXPECT_EQ(Moves, 4u);
   Layout Mirror = L;
   std::swap(Mirror.Lanes[0], Mirror.Lanes[1]);
   EXPECT_TRUE(Unique.count(Mirror));
+}
+
+TEST(KerneletLayout, TwoStreamsCanShareALane) {
+  // From two streams side by side, one move runs them one after the
+  // other, in either order.
+  std::vector<Layout> N = neighbours(streamsLayout(2));
+  Layout ZeroFirst = streamsLayout(2), OneFirst = streamsLayout(2);
+  ZeroFirst.Lanes[0] = {0, 1};
+  ZeroFirst.Lanes[1] = {};
+  OneFirst.Lanes[0] = {};
+  OneFirst.Lanes[1] = {1, 0};
+  EXPECT_NE(std::find(N.begin(), N.end(), ZeroFirst), N.end());
+  EXPECT_NE(std::find(N.begin(), N.end(), OneFirst), N.end());
+  EXPECT_TRUE(validLayout(ZeroFirst, 2));
+  EXPECT_TRUE(validLayout(OneFirst, 2));
 }
 
 PendingLaunch launch(unsigned Stream, unsigned Ctas, double Seconds,
@@ -196,6 +224,36 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
   // Settled: measurements change nothing.
   Search.measured(0.5);
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
+}
+
+TEST(KerneletSearch, FindsStreamsOneAfterTheOther) {
+  // Two streams that slow each other down side by side (on the lanes as
+  // plain streams would be, or as workers): the search runs them on one
+  // lane, one after the other, and the runs of that layout are all on it.
+  auto Cost = [](const Layout &L) {
+    return L.Lanes[0].empty() || L.Lanes[1].empty() ? 0.8 : 1.0;
+  };
+  LayoutSearch Search(streamsLayout(2));
+  while (!Search.settled())
+    Search.measured(Cost(Search.next()));
+  EXPECT_DOUBLE_EQ(Search.bestSeconds(), 0.8) << Search.best().text();
+  const Layout &Best = Search.best();
+  unsigned Lane = Best.Lanes[0].empty() ? 1 : 0;
+  ASSERT_EQ(Best.Lanes[Lane].size(), 2u);
+  DeviceModel M;
+  std::vector<PendingLaunch> Launches = {
+      launch(0, 1000, 1e-3), launch(1, 1000, 1e-3), launch(0, 1000, 1e-3)};
+  std::vector<SliceRun> Runs = layoutRuns(M, Launches, Best);
+  ASSERT_EQ(Runs.size(), 3u);
+  std::vector<unsigned> Streams;
+  for (const SliceRun &R : Runs) {
+    EXPECT_EQ(R.Lane, Lane);
+    Streams.push_back(Launches[R.Launch].Stream);
+  }
+  // Each stream's launches together, in the lane's order.
+  unsigned First = Best.Lanes[Lane][0];
+  EXPECT_EQ(Streams, (First == 0 ? std::vector<unsigned>{0, 0, 1}
+                                 : std::vector<unsigned>{1, 0, 0}));
 }
 
 TEST(KerneletSearch, MovesAtTheFirstBetterNeighbour) {
