@@ -62,6 +62,10 @@ std::vector<CoRunKernel> decisionOrder(std::vector<CoRunKernel> Kernels) {
   return Kernels;
 }
 
+bool sameCoRunner(const AutoFlight &A, const AutoFlight &B) {
+  return A.Share == B.Share && sameKernel(A.Kernel, B.Kernel);
+}
+
 std::string coRunKey(const std::vector<CoRunKernel> &Kernels) {
   std::string Key;
   for (const CoRunKernel &K : decisionOrder(Kernels)) {

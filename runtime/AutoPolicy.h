@@ -54,6 +54,36 @@ struct AutoChoice {
   std::string Reason; // why, for messages and tests
 };
 
+// The choice made for a stream's last launch of policy auto, and what it
+// was made for.  A request loop makes the same launch beside the same
+// co-runners launch after launch: AutoLaunch.cpp reuses Choice while
+// matches() holds instead of deciding again (no key built, no kernel
+// copied; on an H100 the launch path of policy auto beside another
+// stream's launch cost 1.6 us more than cudaLaunchKernel before).
+struct AutoMemo {
+  bool Valid = false;
+  std::string Me; // the launch's profile name
+  KernelPriority Priority = KernelPriority::Normal;
+  bool StreamBusy = false;
+  unsigned ProfilesVersion = 0; // the profiles it was decided from
+  std::vector<AutoFlight> Others;
+  AutoChoice Choice;
+
+  // Whether a launch of `Me` at `Priority`, busy or not, decided from
+  // profiles of `ProfilesVersion`, gets Choice (its co-runners compared
+  // one by one with sameCoRunner()).
+  bool matches(const std::string &Me, KernelPriority Priority, bool StreamBusy,
+               unsigned ProfilesVersion) const {
+    return Valid && this->StreamBusy == StreamBusy &&
+           this->Priority == Priority &&
+           this->ProfilesVersion == ProfilesVersion && this->Me == Me;
+  }
+};
+
+// Whether two flights are the same kernel at the same priority on the same
+// share.
+bool sameCoRunner(const AutoFlight &A, const AutoFlight &B);
+
 // The key under which decide()'s answer for these kernels is kept: their
 // names and priorities, sorted.
 std::string coRunKey(const std::vector<CoRunKernel> &Kernels);

@@ -191,6 +191,8 @@ struct AutoStreamFlight : StreamFlight {
   // When Done was last found pending: it counts as pending for a while
   // after that without another query (AutoLaunch.cpp, PendingRecheck).
   std::chrono::steady_clock::time_point PendingAt;
+  // The choice of its last launch, reused while the next launch matches.
+  AutoMemo Memo;
 };
 
 // Streams whose last launch a device keeps in one registry before it

@@ -195,15 +195,34 @@ TEST_F(Auto, PartitionConfinesALaunchBesideAnother) {
   smc::AutoChoice Choice =
       smc::chooseAuto({{L, smc::KernelShare()}}, S, false, D, Sms);
   ASSERT_TRUE(Choice.Confine) << Choice.Reason;
-  std::vector<uint32_t> SmOf;
-  SMC_CUDA_ASSERT(Short.SmOf.download(SmOf));
-  size_t Outside = 0;
-  for (uint32_t Sm : SmOf)
-    Outside += Sm < Choice.Share.FirstSm ||
-               Sm >= Choice.Share.FirstSm + Choice.Share.NumSms;
-  EXPECT_EQ(Outside, 0u) << "chunks of the short kernel ran outside SMs "
-                         << Choice.Share.FirstSm << "-"
-                         << Choice.Share.FirstSm + Choice.Share.NumSms - 1;
+  auto ChunksOutside = [&] {
+    std::vector<uint32_t> SmOf;
+    EXPECT_EQ(Short.SmOf.download(SmOf), cudaSuccess);
+    size_t Outside = 0;
+    for (uint32_t Sm : SmOf)
+      Outside += Sm < Choice.Share.FirstSm ||
+                 Sm >= Choice.Share.FirstSm + Choice.Share.NumSms;
+    return Outside;
+  };
+  EXPECT_EQ(ChunksOutside(), 0u)
+      << "chunks of the short kernel ran outside SMs " << Choice.Share.FirstSm
+      << "-" << Choice.Share.FirstSm + Choice.Share.NumSms - 1;
+
+  // The choice made for the stream's last launch is reused only for the
+  // same co-runners: alone, the same launch runs the original (its CTAs
+  // wherever the hardware puts them, 4 per SM on every SM); beside the
+  // long kernel again, it is confined again.
+  SMC_CUDA_ASSERT(Short.launch(B.S, 20000));
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCountsAre(Short.Counts, 3));
+  EXPECT_GT(ChunksOutside(), 0u) << "alone, the short kernel stayed confined";
+  SMC_CUDA_ASSERT(Long.launch(A.S, 100000));
+  SMC_CUDA_ASSERT(Short.launch(B.S, 20000));
+  SMC_CUDA_SYNC_ASSERT();
+  EXPECT_TRUE(allCountsAre(Long.Counts, 3));
+  EXPECT_TRUE(allCountsAre(Short.Counts, 4));
+  EXPECT_EQ(ChunksOutside(), 0u) << "beside the long kernel again, the short "
+                                    "one was not confined";
 }
 
 TEST_F(Auto, WithoutProfilesEveryChunkRunsOnce) {

@@ -155,3 +155,29 @@ TEST(AutoPolicy, CoRunKeyIsOrderFreeAndSeesPriorities) {
   EXPECT_EQ(coRunKey({kernel(A), kernel(B)}), coRunKey({kernel(B), kernel(A)}));
   EXPECT_NE(coRunKey({kernel(A), kernel(B)}), coRunKey({kernel(A), HighB}));
 }
+
+TEST(AutoPolicy, AMemoMatchesOnlyTheLaunchItWasMadeFor) {
+  AutoMemo Memo;
+  EXPECT_FALSE(Memo.matches("", KernelPriority::Normal, false, 0));
+  Memo.Valid = true;
+  Memo.Me = "a grid=1x1x1 block=1x1x1";
+  Memo.ProfilesVersion = 2;
+  EXPECT_TRUE(Memo.matches(Memo.Me, KernelPriority::Normal, false, 2));
+  EXPECT_FALSE(Memo.matches("b", KernelPriority::Normal, false, 2));
+  EXPECT_FALSE(Memo.matches(Memo.Me, KernelPriority::High, false, 2));
+  EXPECT_FALSE(Memo.matches(Memo.Me, KernelPriority::Normal, true, 2));
+  EXPECT_FALSE(Memo.matches(Memo.Me, KernelPriority::Normal, false, 3));
+  // Co-runners: the same kernel at the same priority on the same share.
+  KernelProfile A = perfect("a", 1e-3), B = perfect("b", 1e-3);
+  AutoFlight X{kernel(A), KernelShare{0, 32, 2}};
+  AutoFlight Y = X;
+  EXPECT_TRUE(sameCoRunner(X, Y));
+  Y.Kernel.Profile = nullptr; // the profile is found again when deciding
+  EXPECT_TRUE(sameCoRunner(X, Y));
+  Y.Share.NumSms = 33;
+  EXPECT_FALSE(sameCoRunner(X, Y));
+  Y = X;
+  Y.Kernel.Priority = KernelPriority::High;
+  EXPECT_FALSE(sameCoRunner(X, Y));
+  EXPECT_FALSE(sameCoRunner(X, AutoFlight{kernel(B), X.Share}));
+}
