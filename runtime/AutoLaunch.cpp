@@ -286,7 +286,7 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
       Mine->Idle = true;
   }
   KernelPriority Priority =
-      urgentStream(Stream) ? KernelPriority::High : KernelPriority::Normal;
+      urgentLaunch(P, Stream) ? KernelPriority::High : KernelPriority::Normal;
   if (!P.AutoTold && !S.Profiles.find(P.AutoName))
     tellKernel(*P.Kernel,
                S.ProfilesLoaded

@@ -76,7 +76,7 @@ cudaError_t launchRequest(LaunchRequest Req) {
     return launchAuto(Req, Device, *P);
   // A stream of higher priority takes SMs from yielding launches
   // (Priorities.cpp); a partitioned stream keeps to its partition.
-  if (!Req.Partition && urgentStream(Req.effectiveStream()))
+  if (!Req.Partition && urgentLaunch(*P, Req.effectiveStream()))
     return launchUrgent(Req, Device, *P);
   return dispatchPrepared(*P, Req);
 }

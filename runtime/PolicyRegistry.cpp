@@ -22,6 +22,14 @@ namespace {
 // epoch are looked up again.
 std::atomic<uint64_t> PolicyEpoch{0};
 
+// Set once a policy with `urgent` is set (API or SMC_POLICY).
+std::atomic<bool> UrgentPolicySet{false};
+
+void noteUrgent(const Policy &P) {
+  if (P.urgent)
+    UrgentPolicySet.store(true, std::memory_order_relaxed);
+}
+
 // SMC_POLICY, parsed on first use.
 struct EnvironmentPolicy {
   bool Broken = false; // parse error: every kernel runs the original
@@ -40,6 +48,8 @@ const EnvironmentPolicy &environmentPolicy() {
       std::fprintf(stderr, "smc: %s; every kernel runs the original\n",
                    Error.c_str());
     }
+    for (const PolicyRule &Rule : E->Rules)
+      noteUrgent(Rule.Policy);
     return E;
   }();
   return *Env;
@@ -50,7 +60,8 @@ bool samePolicy(const Policy &A, const Policy &B) {
          A.sms == B.sms && A.order == B.order && A.chunkToSM == B.chunkToSM &&
          A.clusterDir == B.clusterDir && A.clusterSize == B.clusterSize &&
          A.clusterWidth == B.clusterWidth &&
-         A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize;
+         A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize &&
+         A.urgent == B.urgent;
 }
 
 uint32_t internPolicy(const Policy &P) {
@@ -96,8 +107,11 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
   Policy P = policyById(Id);
   // Policy auto confined (its share, or a partitioned stream's SMs): the
   // default SM-centric policy there.
-  if (P.variant == Variant::Auto)
+  if (P.variant == Variant::Auto) {
+    bool Urgent = P.urgent;
     P = Policy();
+    P.urgent = Urgent;
+  }
   if (P.variant != Variant::SMCentric)
     return Id;
   P.sms = Sms;
@@ -107,6 +121,11 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
 }
 
 uint32_t policyIdFor(const Policy &P) { return internPolicy(P); }
+
+bool urgentPolicySet() {
+  environmentPolicy(); // SMC_POLICY's rules count too
+  return UrgentPolicySet.load(std::memory_order_relaxed);
+}
 
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
   return confinedPolicyId(Id, Partition.Sms, Partition.WorkersPerSM);
@@ -120,6 +139,7 @@ void setPolicyForSymbol(const void *KernelSymbol, const Policy &Policy) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
   G.SymbolPolicies[KernelSymbol] = Policy;
+  noteUrgent(Policy);
   policiesChanged();
 }
 
@@ -137,6 +157,7 @@ void setPolicy(const std::string &Name, const Policy &Policy) {
                                       }),
                        G.NamePolicies.end());
   G.NamePolicies.push_back({Normalized, Policy});
+  noteUrgent(Policy);
   policiesChanged();
 }
 
@@ -151,6 +172,8 @@ bool setPolicyText(const std::string &Text, std::string *Error) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
   G.NamePolicies.insert(G.NamePolicies.end(), Rules.begin(), Rules.end());
+  for (const PolicyRule &Rule : Rules)
+    noteUrgent(Rule.Policy);
   policiesChanged();
   return true;
 }

@@ -115,8 +115,6 @@ private:
     if (Close + 1 != Rest.size())
       return fail("unexpected '" + trim(Rest.substr(Close + 1)) +
                   "' after the options of '" + Ident + "'");
-    if (Ident == "original" || Ident == "auto")
-      return fail("'" + Ident + "' takes no options");
     std::string Inner = Rest.substr(1, Close - 1);
     if (trim(Inner).empty())
       return true; // "smc()" is "smc"
@@ -151,24 +149,34 @@ private:
 
   bool parseOptions(const std::string &Action, const std::string &Inner,
                     Policy &Policy) {
-    bool IsSmc = Action == "smc";
-    const char *KeysOfAction = IsSmc ? "workers, sms or order" : "size";
+    bool IsSmc = Action == "smc", IsSlice = Action == "slice";
+    const char *KeysOfAction = IsSmc     ? "workers, sms, order or urgent"
+                               : IsSlice ? "size or urgent"
+                                         : "only urgent";
     std::set<std::string> Seen;
     for (const std::string &RawOption : splitTopLevel(Inner)) {
       std::string Option = trim(RawOption);
       if (Option.empty())
         return fail("empty option in '" + Action + "(" + Inner + ")'");
+      if (Option == "urgent") { // a flag, of every action
+        if (!Seen.insert(Option).second)
+          return fail("option 'urgent' is given twice");
+        Policy.urgent = true;
+        continue;
+      }
       size_t Eq = Option.find('=');
       if (Eq == std::string::npos)
         return fail("option '" + Option + "' has no value (expected " +
-                    "key=value)");
+                    "key=value, or urgent)");
       std::string Key = trim(Option.substr(0, Eq));
       std::string Value = trim(Option.substr(Eq + 1));
       if (Key.empty())
         return fail("option '" + Option + "' has no key");
+      if (Key == "urgent")
+        return fail("option 'urgent' takes no value (write 'urgent')");
       bool SmcKey = Key == "workers" || Key == "sms" || Key == "order";
       bool SliceKey = Key == "size";
-      if (!SmcKey && !SliceKey)
+      if ((!SmcKey && !SliceKey) || (!IsSmc && !IsSlice))
         return fail("unknown option '" + Key + "' (" + Action + " takes " +
                     KeysOfAction + ")");
       if (IsSmc ? SliceKey : SmcKey)

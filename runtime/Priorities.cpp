@@ -216,6 +216,12 @@ bool urgentStream(cudaStream_t Stream) {
   return isUrgentPriority(Priority, leastPriority());
 }
 
+bool urgentLaunch(const Prepared &P, cudaStream_t Stream) {
+  if (P.Urgent)
+    return priorityMode() != PriorityMode::Off;
+  return urgentStream(Stream);
+}
+
 bool yields(const Prepared &P, const LaunchRequest &Req) {
   return !Req.Urgent && !Req.Partition && !Req.ConfinedSms &&
          P.Plan.Mode == SMC_MODE_LOOP &&
@@ -224,7 +230,9 @@ bool yields(const Prepared &P, const LaunchRequest &Req) {
 }
 
 void yieldIfAlwaysOn(DeviceState &Dev) {
-  if (priorityMode() == PriorityMode::On)
+  PriorityMode Mode = priorityMode();
+  if (Mode == PriorityMode::On ||
+      (Mode == PriorityMode::Auto && urgentPolicySet()))
     startYielding(Dev);
 }
 

@@ -307,6 +307,8 @@ struct Prepared {
   // none (AutoLaunch.cpp's lock).
   std::string AutoName;
   bool AutoTold = false;
+  // The policy marks every launch urgent (Policy::urgent).
+  bool Urgent = false;
   // A loop-mode SM-centric configuration confined to some of the device's
   // SMs: those SMs, sorted (ConfinedLaunches.cpp); empty when it may use
   // every SM.
@@ -418,6 +420,9 @@ private:
 
 // The epoch every policy change bumps (no lock needed).
 uint64_t currentPolicyEpoch();
+// Whether a policy with `urgent` was ever set, by the API or SMC_POLICY (no
+// lock needed).
+bool urgentPolicySet();
 // Makes every cached prepared launch stale (no lock needed).
 void policiesChanged();
 // The id of the policy `k` has now (SMC_POLICY parsed on first use).
@@ -545,6 +550,11 @@ void confinedSmsChanged(DeviceState &Dev, const StreamKey &Stream,
 // not off.
 bool urgentStream(cudaStream_t Stream);
 
+// No lock needed.  Whether a launch of `P` on `Stream` is urgent: its
+// policy says so (Policy::urgent) or its stream does (urgentStream), and
+// yielding is not off.
+bool urgentLaunch(const Prepared &P, cudaStream_t Stream);
+
 // Launches an urgent request whose prepared launch is `P`: takes SMs from
 // the yielding launches in flight for it, and gives them back after it.
 cudaError_t launchUrgent(LaunchRequest &Req, int Device, Prepared &P);
@@ -558,7 +568,8 @@ bool yields(const Prepared &P, const LaunchRequest &Req);
 void yieldingLaunched(Prepared &P, cudaStream_t Stream,
                       const SmcDescriptor &Desc, const LaunchRequest &Req);
 
-// Globals::Mutex held.  Starts yielding on `Dev` if the mode is On.
+// Globals::Mutex held.  Starts yielding on `Dev` if the mode is On, or
+// Auto once a policy with `urgent` was set.
 void yieldIfAlwaysOn(DeviceState &Dev);
 
 //===----------------------------------------------------------------------===//

@@ -94,6 +94,13 @@ struct Policy {
   unsigned clusterHeight = 0;
   // Slice: chunks (original CTAs) per slice launch; 0 means one slice.
   unsigned sliceSize = 0;
+  // Every launch of the kernel is urgent, whatever its stream: as a launch
+  // on a stream of higher priority than the least (PriorityMode below), it
+  // takes SMs from the yielding SM-centric launches of best-effort streams,
+  // and under Variant::Auto it counts as a kernel of high priority.  Any
+  // variant; in SMC_POLICY, the option `urgent` (`k=original(urgent)`).
+  // Ignored under PriorityMode::Off and on a stream with a live partition.
+  bool urgent = false;
 
   static Policy original() {
     Policy p;
@@ -309,7 +316,8 @@ void clearStreamSMs(cudaStream_t stream);
 enum class PriorityMode {
   // SM-centric launches yield from the moment the program creates a stream
   // of higher priority than the least (through code compiled with the
-  // plugin) or launches on one (the default, also SMC_PRIORITY=auto).
+  // plugin), sets a policy with Policy::urgent, or makes an urgent launch
+  // (the default, also SMC_PRIORITY=auto).
   Auto,
   On,  // from the first launch (SMC_PRIORITY=on)
   Off, // never: urgent launches wait for running SM-centric launches

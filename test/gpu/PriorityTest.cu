@@ -3,7 +3,8 @@
 // A launch on a stream of higher priority than the least (urgent) takes SMs
 // from the SM-centric launches of best-effort streams while they run
 // (smc::PriorityMode, runtime/Priorities.cpp).  These tests require:
-//  - an urgent launch, as the original or SM-centric, completes while a
+//  - an urgent launch (on an urgent stream, or of a kernel whose policy
+//    marks it urgent), as the original or SM-centric, completes while a
 //    best-effort SM-centric launch that holds every SM still runs (without
 //    yielding it would wait for that launch's end);
 //  - it runs on the SMs it took (an SM-centric urgent launch is confined to
@@ -139,11 +140,19 @@ template <typename T> T downloadOne(const DeviceArray<T> &Array) {
   return Array.download(Host) == cudaSuccess ? Host[0] : T();
 }
 
-// The urgent kernel's policy, by the name the test prints.
+// The urgent kernel's policy, by the name the test prints.  Marked: the
+// policy makes its launches urgent (Policy::urgent), on a stream of the
+// least priority; else the stream's priority does.
 struct UrgentPolicy {
   const char *Name;
   smc::Policy Value;
+  bool Marked = false;
 };
+
+smc::Policy marked(smc::Policy P) {
+  P.urgent = true;
+  return P;
+}
 void PrintTo(const UrgentPolicy &Policy, std::ostream *Out) {
   *Out << Policy.Name;
 }
@@ -155,7 +164,7 @@ TEST_P(UrgentWhileBestEffortRuns, CompletesOnTakenSmsAndGivesThemBack) {
   SMC_SKIP_UNDER_STATS("no urgent launch arrives while a best-effort one runs");
   unsigned Sms = numSMs();
   smc::setPolicy(urgentChunks, GetParam().Value);
-  PriorityStream Urgent(true), BestEffort(false);
+  PriorityStream Urgent(!GetParam().Marked), BestEffort(false);
   int Fit = 0;
   SMC_CUDA_ASSERT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &Fit, bestEffortChunks, 128, 0));
@@ -211,8 +220,11 @@ TEST_P(UrgentWhileBestEffortRuns, CompletesOnTakenSmsAndGivesThemBack) {
 
 INSTANTIATE_TEST_SUITE_P(
     Priority, UrgentWhileBestEffortRuns,
-    ::testing::Values(UrgentPolicy{"smc", smc::Policy::smCentric()},
-                      UrgentPolicy{"original", smc::Policy::original()}),
+    ::testing::Values(
+        UrgentPolicy{"smc", smc::Policy::smCentric()},
+        UrgentPolicy{"original", smc::Policy::original()},
+        UrgentPolicy{"smc_marked", marked(smc::Policy::smCentric()), true},
+        UrgentPolicy{"original_marked", marked(smc::Policy::original()), true}),
     [](const ::testing::TestParamInfo<UrgentPolicy> &Info) {
       return std::string(Info.param.Name);
     });

@@ -79,7 +79,7 @@ TEST(PolicyText, Auto) {
   EXPECT_EQ(Rules[0].Policy.variant, Variant::Auto);
   EXPECT_EQ(parseOk(" k = auto ")[0].Policy.variant, Variant::Auto);
   expectRuleError("k=auto(workers=2)", "k=auto(workers=2)",
-                  "'auto' takes no options");
+                  "unknown option 'workers' (auto takes only urgent)");
   expectRuleError("k=automatic", "k=automatic",
                   "unknown action 'automatic' (expected original, smc, slice "
                   "or auto)");
@@ -328,7 +328,28 @@ TEST(PolicyText, KeyOfOtherAction) {
                   "'workers' is an option of smc, not of slice");
   expectRuleError("k=slice(sms=1)", "k=slice(sms=1)", "'sms'");
   expectRuleError("k=original(workers=1)", "k=original(workers=1)",
-                  "'original' takes no options");
+                  "unknown option 'workers' (original takes only urgent)");
+}
+
+TEST(PolicyText, UrgentIsAFlagOfEveryAction) {
+  auto Rules = parseOk("a=original(urgent); b=auto(urgent); "
+                       "c=smc(workers=2, urgent); d=slice(urgent, size=8); "
+                       "e=smc");
+  ASSERT_EQ(Rules.size(), 5u);
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Original);
+  EXPECT_EQ(Rules[1].Policy.variant, Variant::Auto);
+  EXPECT_EQ(Rules[2].Policy.workersPerSM, 2u);
+  EXPECT_EQ(Rules[3].Policy.sliceSize, 8u);
+  for (size_t I = 0; I < 4; ++I)
+    EXPECT_TRUE(Rules[I].Policy.urgent) << Rules[I].Name;
+  EXPECT_FALSE(Rules[4].Policy.urgent);
+  expectRuleError("k=smc(urgent,urgent)", "k=smc(urgent,urgent)",
+                  "option 'urgent' is given twice");
+  expectRuleError("k=smc(urgent=1)", "k=smc(urgent=1)",
+                  "option 'urgent' takes no value");
+  expectRuleError("k=original(urgnet)", "k=original(urgnet)",
+                  "option 'urgnet' has no value (expected key=value, or "
+                  "urgent)");
 }
 
 TEST(PolicyText, MalformedOptions) {
