@@ -60,6 +60,7 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   P->NumParams = K.Info.num_params;
   const Policy &Policy = policyById(PolicyId);
   P->Urgent = Policy.urgent;
+  P->Order = Policy.order;
   if (Policy.variant == Variant::Original)
     return P;
   if (Policy.variant == Variant::Auto) {

@@ -309,6 +309,8 @@ struct Prepared {
   bool AutoTold = false;
   // The policy marks every launch urgent (Policy::urgent).
   bool Urgent = false;
+  // The policy's chunk order (SMC_STATS records it).
+  ChunkOrder Order = ChunkOrder::Interleaved;
   // A loop-mode SM-centric configuration confined to some of the device's
   // SMs: those SMs, sorted (ConfinedLaunches.cpp); empty when it may use
   // every SM.

@@ -77,6 +77,8 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
   J["shared_mem"] = R.SharedMem;
   if (R.Mode) {
     J["mode"] = R.Mode;
+    if (R.Order)
+      J["order"] = R.Order;
     J["ordered"] = R.Ordered;
     J["target"] = R.Target;
     J["claim_batch"] = R.ClaimBatch;

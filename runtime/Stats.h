@@ -44,10 +44,13 @@ struct LaunchRecord {
   bool Captured = false; // launched during stream capture: no counts
   std::string Error;     // what went wrong launching or reading counts
   // SMCentric.
-  const char *Mode = nullptr; // "loop" or "one_chunk"
-  bool Ordered = false;       // chunks claimed in blockIdx order
+  const char *Mode = nullptr;  // "loop" or "one_chunk"
+  const char *Order = nullptr; // the policy's chunk order (chunkOrderName)
+  bool Ordered = false;        // chunks claimed in blockIdx order
   unsigned Target = 0;
-  unsigned ClaimBatch = 1; // own-queue chunks one claim takes
+  // Own-queue chunks one claim takes, as launched (the plan's, or 1 on a
+  // partitioned stream).
+  unsigned ClaimBatch = 1;
   unsigned Workers = 0;
   unsigned NumSlots = 0;
   std::vector<uint32_t> Counts; // SMC_STATS_WORDS(NumSlots) words, or empty

@@ -13,6 +13,20 @@
 namespace smc {
 namespace {
 
+const char *chunkOrderName(ChunkOrder Order) {
+  switch (Order) {
+  case ChunkOrder::Interleaved:
+    return "interleaved";
+  case ChunkOrder::Contiguous:
+    return "contiguous";
+  case ChunkOrder::Table:
+    return "table";
+  case ChunkOrder::Cluster:
+    return "cluster";
+  }
+  return "unknown";
+}
+
 stats::LaunchRecord baseRecord(const Prepared &P, const LaunchRequest &Req) {
   const LaunchShape &S = Req.Shape;
   stats::LaunchRecord R;
@@ -77,9 +91,10 @@ cudaError_t launchWithStats(Prepared &P, SmcDescriptor &Desc, bool Capturing,
   R.Captured = Capturing;
   if (P.Variant == Variant::SMCentric) {
     R.Mode = Plan.Mode == SMC_MODE_ONE_CHUNK ? "one_chunk" : "loop";
+    R.Order = chunkOrderName(P.Order);
     R.Ordered = Plan.Ordered;
     R.Target = Plan.Target;
-    R.ClaimBatch = Plan.ClaimBatch;
+    R.ClaimBatch = Desc.claim_batch;
     R.Workers = Plan.Workers;
     R.NumSlots = Dev.NumSMs;
   } else {

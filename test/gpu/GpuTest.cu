@@ -89,6 +89,11 @@ std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
     Table.chunkToSM[C] =
         static_cast<unsigned>((static_cast<uint64_t>(C) * 7) % SMs);
   Policies.push_back({"smc(order=table,c*7%numSMs)", std::move(Table)});
+  Policies.push_back(
+      {"smc(order=contiguous)",
+       smc::Policy::smCentric(0, {}, smc::ChunkOrder::Contiguous)});
+  Policies.push_back({"smc(order=cluster(tile))",
+                      smc::Policy::clustered(smc::ClusterDir::Tile)});
   Policies.push_back({"slice(size=1)", smc::Policy::slice(1)});
   Policies.push_back({"slice(size=7)", smc::Policy::slice(7)});
   Policies.push_back({"slice(size=grid=" + std::to_string(NumChunks) + ")",

@@ -208,7 +208,8 @@ std::vector<unsigned> smRange(unsigned First, unsigned Count);
 /// The policies every kernel is run under, for a launch of \p NumChunks
 /// original CTAs: smc at the default occupancy; workers=1; workers=2 on SMs
 /// 0..15; interleaved order; a table sending chunk c to SM (c*7) % numSMs;
-/// slices of 1, of 7 and of the whole grid.
+/// contiguous order; clusters of neighbouring chunks (tiles of the per-SM
+/// target); slices of 1, of 7 and of the whole grid.
 std::vector<NamedPolicy> standardPolicies(unsigned NumChunks);
 
 /// A device buffer a run writes.  Outputs are poisoned with kPoison before

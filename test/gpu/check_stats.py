@@ -12,9 +12,15 @@
 #  - every SM-centric launch with statistics ran exactly its grid's chunks
 #    (sum of chunks_per_sm), and in loop mode no SM had more active workers
 #    than the target;
+#  - a loop-mode launch claims 0 to 16 chunks at once (claim_batch: an
+#    eighth of each worker's chunks, 1 to 16; 1 on a partitioned stream, 0
+#    when yielding), any other launch 1;
 #  - without a --gtest_filter: every kernel the tests launch under SMC
 #    policies has records of the variants the tests ask for, including
-#    dynSmemReverse with more than 48 KiB of dynamic shared memory.
+#    dynSmemReverse with more than 48 KiB of dynamic shared memory, and
+#    launches of every chunk order claimed batches of more than one chunk
+#    (batched claims ran under every policy, not only where they are
+#    planned).
 # SMC_STATS synchronizes every SM-centric launch, so the tests' concurrency
 # is weaker under this script: it complements, not replaces, a plain run.
 # Exit status: that of smc_gpu_tests if it failed or skipped (77), else 0 or
@@ -66,6 +72,9 @@ EXPECTED_FALLBACKS = {
 # in ordered mode (chunks in blockIdx order); no other kernel may.
 ORDERED = {"chainedScan", "chainedScanEarlyExit"}
 BIG_SHARED = 48 * 1024
+# The chunk orders whose loop-mode launches must include batched claims.
+BATCHED_ORDERS = {"interleaved", "contiguous", "table", "cluster"}
+MAX_CLAIM_BATCH = 16  # SMC_MAX_CLAIM_BATCH (abi.h)
 
 
 def base_name(kernel):
@@ -77,6 +86,7 @@ def check(records, full_run):
     problems = []
     seen = defaultdict(lambda: defaultdict(int))
     big_shared = set()
+    batched = defaultdict(int)  # order -> launches with claim_batch > 1
     for i, r in enumerate(records):
         kernel, variant = r.get("kernel", "?"), r.get("variant", "?")
         where = "launch %d of %s (%s, grid %s)" % (i, kernel, variant,
@@ -107,6 +117,15 @@ def check(records, full_run):
                 and max(r["workers_per_sm"]) > target:
             problems.append("%s: %d active workers on one SM, target %d"
                             % (where, max(r["workers_per_sm"]), target))
+        batch = r.get("claim_batch", 1)
+        if r.get("mode") == "loop" and not r.get("ordered"):
+            if batch > 1:
+                batched[r.get("order", "?")] += 1
+            if not 0 <= batch <= MAX_CLAIM_BATCH:
+                problems.append("%s: claim_batch %d" % (where, batch))
+        elif batch != 1:
+            problems.append("%s: claim_batch %d outside loop mode"
+                            % (where, batch))
     if full_run:
         for kernel, variants in REQUIRED.items():
             missing = variants - set(seen.get(kernel, {}))
@@ -117,7 +136,10 @@ def check(records, full_run):
             if variant not in big_shared:
                 problems.append("dynSmemReverse: no %s launch with more than "
                                 "48 KiB of dynamic shared memory" % variant)
-    return seen, problems
+        for order in sorted(BATCHED_ORDERS - set(batched)):
+            problems.append("no loop-mode launch of chunk order %s claimed "
+                            "more than one chunk at once" % order)
+    return seen, batched, problems
 
 
 def main():
@@ -139,8 +161,10 @@ def main():
             return 1
         with open(stats_file) as f:
             records = json.load(f).get("launches", [])
-    seen, problems = check(records, full_run)
-    print("check_stats.py: %d launch records" % len(records))
+    seen, batched, problems = check(records, full_run)
+    print("check_stats.py: %d launch records; with batched claims: %s"
+          % (len(records), ", ".join("%s %d" % kv
+                                     for kv in sorted(batched.items()))))
     for kernel in sorted(seen):
         print("  %-22s %s" % (kernel, ", ".join(
             "%s=%d" % kv for kv in sorted(seen[kernel].items()))))
