@@ -38,6 +38,12 @@
 //   smc-priority/off  the same under smc::PriorityMode::Off: the long
 //               kernel does not yield (what stream priorities alone give
 //               persistent workers)
+//   smc-priority/marked  as smc-priority, the urgent kernel on a plain
+//               stream, marked urgent by its policy (Policy::urgent)
+//   smc-static  static SM sets by policy, set before the long kernel
+//               starts: the long kernel's variant on every SM but the last
+//               K, the urgent kernel's on those K (smc(sms=...)), both on
+//               plain streams
 //   slice-streams   the long kernel in slices of one wave (smc::Policy::
 //               slice, as many CTAs as fit on the GPU at once: Kernelet's
 //               slicing), the urgent original on a plain stream, which the
@@ -57,8 +63,10 @@
 // draws them (per SM, which kernel ran when).
 //
 //   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
-//                 [--long-kernel fma|spin] [--headroom-probe] [--out FILE]
-//                 [--trace DIR]
+//                 [--long-kernel fma|spin] [--long-cta-us N] [--headroom-probe]
+//                 [--out FILE] [--trace DIR]
+//   --long-cta-us N  the long kernel's CTAs last N us (default 100), in as
+//                 many waves as make about 4 ms (at least 40)
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
@@ -161,13 +169,16 @@ using smc::corun::elapsedMs;
 using smc::corun::median;
 using smc::corun::smRange;
 
-constexpr unsigned long long LongChunkNs = 100000; // 100 us CTAs
 constexpr unsigned long long UrgentChunkNs = 5000; // 5 us CTAs
 constexpr unsigned Threads = 128;
 
 struct Setup {
   bool Spin = false;        // the long kernel: spinChunks, else fmaChunks
-  int FmaIterations = 4096; // calibrated to LongChunkNs in main()
+  int FmaIterations = 4096; // calibrated to LongChunkNs in measure()
+  // The long kernel's CTAs (--long-cta-us, default 100 us), and its waves
+  // at full width: about 4 ms in all, at least 40 waves.
+  unsigned long long LongChunkNs = 100000;
+  unsigned Waves = 40;
   float *Sink = nullptr;
   unsigned Sms = 0;
   unsigned UrgentSms = 16;
@@ -175,6 +186,9 @@ struct Setup {
   unsigned LongWorkersPerSM = 0; // the long kernel's CTAs that fit on an SM
   unsigned UrgentCtas = 0;
   double LongAloneMs = 0; // measured in the warm-up
+  // The host time of the last urgent kernel's launch call (the runtime's
+  // work for it: taking SMs, the launch, giving them back), in us.
+  double UrgentHostUs = 0;
   // --trace: the traced kernels run, writing here (device memory).
   ChunkTrace *LongTrace = nullptr, *UrgentTrace = nullptr;
   cudaStream_t Low = nullptr, High = nullptr, Plain = nullptr;
@@ -187,7 +201,7 @@ void launchLong(Setup &S, cudaStream_t Stream) {
     fmaChunksTraced<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink,
                                                         S.LongTrace);
   else if (S.Spin)
-    spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(LongChunkNs);
+    spinChunks<<<S.LongCtas, Threads, 0, Stream>>>(S.LongChunkNs);
   else
     fmaChunks<<<S.LongCtas, Threads, 0, Stream>>>(S.FmaIterations, S.Sink);
   SMC_CUDA_CHECK(cudaGetLastError());
@@ -196,11 +210,15 @@ void launchLong(Setup &S, cudaStream_t Stream) {
 
 void launchUrgent(Setup &S, cudaStream_t Stream, unsigned Block = Threads) {
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentBegin, Stream));
+  auto Begin = std::chrono::steady_clock::now();
   if (S.UrgentTrace)
     urgentChunksTraced<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs,
                                                            S.UrgentTrace);
   else
     urgentChunks<<<S.UrgentCtas, Block, 0, Stream>>>(UrgentChunkNs);
+  S.UrgentHostUs = std::chrono::duration<double, std::micro>(
+                       std::chrono::steady_clock::now() - Begin)
+                       .count();
   SMC_CUDA_CHECK(cudaGetLastError());
   SMC_CUDA_CHECK(cudaEventRecord(S.UrgentEnd, Stream));
 }
@@ -264,19 +282,49 @@ Sample runMode(Setup &S, const std::string &Mode) {
     Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
     return Out;
   }
-  // Stream priorities decide (no partition, nothing done on arrival).
+  // Static SM sets by policy (SMC_POLICY's sms=), from before the long
+  // kernel starts: the long kernel on every SM but the last K, the urgent
+  // kernel on those K, both on streams of the least priority.
+  if (Mode == "smc-static") {
+    smc::Policy Rest =
+        smc::Policy::smCentric(0, smRange(0, S.Sms - S.UrgentSms));
+    smc::Policy Last =
+        smc::Policy::smCentric(0, smRange(S.Sms - S.UrgentSms, S.UrgentSms));
+    for (const void *Long : {(const void *)spinChunks, (const void *)fmaChunks})
+      smc::setPolicyForSymbol(Long, Rest);
+    smc::setPolicy(urgentChunks, Last);
+    launchLong(S, S.Low);
+    waitIntoLong(S);
+    launchUrgent(S, S.Plain);
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
+    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
+    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+    return Out;
+  }
+  // Stream priorities decide (no partition, nothing done on arrival);
+  // "/marked": the urgent kernel's policy marks it urgent (Policy::urgent)
+  // and it is launched on a plain stream.
   if (Mode.compare(0, 12, "smc-priority") == 0) {
     if (Mode.find("/urgent-original") != std::string::npos) {
       smc::setPolicy(urgentChunks, smc::Policy::original());
       smc::setPolicy(urgentChunksTraced, smc::Policy::original());
     }
+    bool Marked = Mode.find("/marked") != std::string::npos;
+    if (Marked) {
+      smc::Policy Urgent;
+      Urgent.urgent = true;
+      smc::setPolicy(urgentChunks, Urgent);
+      smc::setPolicy(urgentChunksTraced, Urgent);
+    }
     bool Off = Mode.find("/off") != std::string::npos;
     if (Off)
       smc::setPriorityMode(smc::PriorityMode::Off);
+    cudaStream_t Urgent = Marked ? S.Plain : S.High;
     launchLong(S, S.Low);
     waitIntoLong(S);
-    launchUrgent(S, S.High);
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.High));
+    launchUrgent(S, Urgent);
+    SMC_CUDA_CHECK(cudaStreamSynchronize(Urgent));
     SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
     if (Off)
       smc::setPriorityMode(smc::PriorityMode::Auto);
@@ -379,14 +427,15 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
             const std::string &OutFile, const std::string &LongWorkers,
             bool HeadroomProbe, const std::string &TraceDir) {
   // The long kernel: as many CTAs of 128 threads per SM as fit (16 on
-  // Hopper), 40 waves of 100 us at full width (~4 ms); the urgent kernel:
-  // 2 CTAs per SM of its share, 5 us each.
+  // Hopper), Waves waves of LongChunkNs at full width (~4 ms); the urgent
+  // kernel: 2 CTAs per SM of its share, 5 us each.
   int Fit = 0;
   SMC_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
       &Fit, S.Spin ? (const void *)spinChunks : (const void *)fmaChunks,
       Threads, 0));
   S.LongWorkersPerSM = unsigned(Fit);
-  S.LongCtas = S.LongWorkersPerSM * S.Sms * 40;
+  S.Waves = std::max(40u, unsigned(4000000 / S.LongChunkNs));
+  S.LongCtas = S.LongWorkersPerSM * S.Sms * S.Waves;
   S.UrgentCtas = 2 * S.UrgentSms;
   SMC_CUDA_CHECK(cudaMalloc(&S.Sink, S.LongCtas * sizeof(float)));
   smc::corun::PriorityStreams Priority = smc::corun::createPriorityStreams();
@@ -407,6 +456,8 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
                                     "smc-priority",
                                     "smc-priority/urgent-original",
                                     "smc-priority/off",
+                                    "smc-priority/marked",
+                                    "smc-static",
                                     "slice-streams",
                                     "slice-priority",
                                     "smc-long-alone"};
@@ -423,21 +474,23 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
       if (std::find(Modes.begin(), Modes.end(),
                     "smc-long-alone/w=" + Workers) == Modes.end())
         Modes.push_back("smc-long-alone/w=" + Workers);
-  if (!S.Spin) { // scale the FMA chains to 40 waves of LongChunkNs
+  if (!S.Spin) { // scale the FMA chains to Waves waves of LongChunkNs
     runMode(S, "alone");
     double Ms = runMode(S, "alone").LongMs;
-    S.FmaIterations =
-        std::max(1, int(S.FmaIterations * (40 * LongChunkNs / 1e6) / Ms));
+    S.FmaIterations = std::max(
+        1, int(S.FmaIterations * (S.Waves * S.LongChunkNs / 1e6) / Ms));
   }
   S.LongAloneMs = runMode(S, "alone").LongMs;
   for (const std::string &Mode : Modes) // warm-up: modules, plans
     runMode(S, Mode);
-  std::map<std::string, std::vector<double>> Urgent, Long;
+  std::map<std::string, std::vector<double>> Urgent, Long, UrgentHost;
   for (int R = 0; R < Reps; ++R)
     for (const std::string &Mode : Modes) {
+      S.UrgentHostUs = 0;
       Sample X = runMode(S, Mode);
       Urgent[Mode].push_back(X.UrgentMs);
       Long[Mode].push_back(X.LongMs);
+      UrgentHost[Mode].push_back(S.UrgentHostUs);
     }
 
   nlohmann::json J;
@@ -447,7 +500,8 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
   J["reps"] = Reps;
   J["long_kernel"] = {{"kind", S.Spin ? "spin" : "fma"},
                       {"ctas", S.LongCtas},
-                      {"cta_us", S.LongAloneMs * 1000 / 40},
+                      {"cta_us", S.LongAloneMs * 1000 / S.Waves},
+                      {"waves", S.Waves},
                       {"fma_iterations", S.Spin ? 0 : S.FmaIterations}};
   J["urgent_kernel"] = {{"ctas", S.UrgentCtas},
                         {"cta_us", UrgentChunkNs / 1000}};
@@ -458,13 +512,15 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
   double LongAlone = median(Long["alone"]);
   for (const std::string &Mode : Modes) {
     double U = median(Urgent[Mode]), L = median(Long[Mode]);
+    double H = median(UrgentHost[Mode]);
     J["modes"][Mode] = {{"urgent_ms", U},
                         {"long_ms", L},
                         {"urgent_slowdown", U / UrgentAlone},
-                        {"long_slowdown", L / LongAlone}};
+                        {"long_slowdown", L / LongAlone},
+                        {"urgent_launch_host_us", H}};
     std::printf("%-9s urgent %8.3f ms (%5.2fx alone)  long %8.3f ms (%5.3fx "
-                "alone)\n",
-                Mode.c_str(), U, U / UrgentAlone, L, L / LongAlone);
+                "alone)  urgent launch call %6.1f us\n",
+                Mode.c_str(), U, U / UrgentAlone, L, L / LongAlone, H);
   }
   if (!OutFile.empty())
     std::ofstream(OutFile) << J.dump(2) << "\n";
@@ -487,6 +543,9 @@ int main(int Argc, char **Argv) {
       S.UrgentSms = unsigned(std::atoi(Argv[++I]));
     else if (!std::strcmp(Argv[I], "--long-workers") && I + 1 < Argc)
       LongWorkers = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--long-cta-us") && I + 1 < Argc &&
+             std::atoi(Argv[I + 1]) > 0)
+      S.LongChunkNs = 1000ull * unsigned(std::atoi(Argv[++I]));
     else if (!std::strcmp(Argv[I], "--headroom-probe"))
       HeadroomProbe = true;
     else if (!std::strcmp(Argv[I], "--long-kernel") && I + 1 < Argc &&
@@ -500,7 +559,8 @@ int main(int Argc, char **Argv) {
     else {
       std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
                            "[--long-workers N,...] [--long-kernel fma|spin] "
-                           "[--headroom-probe] [--out FILE] [--trace DIR]\n");
+                           "[--long-cta-us N] [--headroom-probe] [--out FILE] "
+                           "[--trace DIR]\n");
       return 2;
     }
   }
