@@ -176,7 +176,7 @@ static Value *divideByMagic(IRBuilderBase &B, Value *Desc, Value *N,
 
 std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
                                         Value *Chunk, Value *GridX,
-                                        Value *GridY) {
+                                        Value *GridY, StringRef Name) {
   // plane = chunk / grid_x and z = plane / grid_y by the runtime's
   // multiply-high constants (add, mul.hi, shift: no run-time division); the
   // remainders x and y as chunk - plane * grid_x and plane - z * grid_y.
@@ -209,14 +209,13 @@ std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
 
   B.SetInsertPoint(Done);
   Value *Zero = B.getInt32(0);
-  auto Merge = [&](Value *FirstRow, Value *Divided, const char *Name) {
-    PHINode *Phi = B.CreatePHI(B.getInt32Ty(), 2, Name);
+  auto Merge = [&](Value *FirstRow, Value *Divided, const char *Dim) {
+    PHINode *Phi = B.CreatePHI(B.getInt32Ty(), 2, Name + Dim);
     Phi->addIncoming(FirstRow, From);
     Phi->addIncoming(Divided, Divide);
     return Phi;
   };
-  return {Merge(Chunk, X, "smc.blockIdx.x"), Merge(Zero, Y, "smc.blockIdx.y"),
-          Merge(Zero, Z, "smc.blockIdx.z")};
+  return {Merge(Chunk, X, ".x"), Merge(Zero, Y, ".y"), Merge(Zero, Z, ".z")};
 }
 
 static void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {

@@ -261,10 +261,13 @@ CUresult launchVariant(const Prepared &P, SmcDescriptor &Desc,
                             Block.z, Shared, CuStream, Params, nullptr);
   }
   for (uint32_t I = 0, N = Plan.numSlices(); I < N; ++I) {
-    Desc.slice_offset = Plan.sliceOffset(I);
+    SliceLaunch Slice = Plan.sliceLaunch(I);
+    Desc.slice_offset = Slice.Offset;
+    Desc.slice_first_y = Slice.FirstY;
+    Desc.slice_first_z = Slice.FirstZ;
     CUresult R =
-        Api.LaunchKernel(P.Function, Plan.sliceCount(I), 1, 1, Block.x, Block.y,
-                         Block.z, Shared, CuStream, Params, nullptr);
+        Api.LaunchKernel(P.Function, Slice.X, Slice.Y, Slice.Z, Block.x,
+                         Block.y, Block.z, Shared, CuStream, Params, nullptr);
     if (R != CUDA_SUCCESS) {
       FailedSlice = I;
       return R;

@@ -279,6 +279,25 @@ uint32_t QueuePlan::sliceCount(uint32_t Index) const {
   return Begin < End ? static_cast<uint32_t>(End - Begin) : 0;
 }
 
+SliceLaunch QueuePlan::sliceLaunch(uint32_t Index) const {
+  SliceLaunch L;
+  L.Offset = sliceOffset(Index);
+  L.X = sliceCount(Index);
+  uint32_t X = Grid.X, Y = Grid.Y;
+  if (uint64_t(Y) * Grid.Z == 1 || L.X == 0 || L.Offset % X || L.X % X)
+    return L;
+  uint32_t Rows = L.X / X, Row = L.Offset / X;
+  uint32_t FirstY = Row % Y, FirstZ = Row / Y;
+  if (Rows < 2)
+    return L;
+  if (FirstY + Rows <= Y) { // rows within one plane
+    L = SliceLaunch{X, Rows, 1, L.Offset, FirstY, FirstZ};
+  } else if (FirstY == 0 && Rows % Y == 0) { // whole planes
+    L = SliceLaunch{X, Y, Rows / Y, L.Offset, 0, FirstZ};
+  }
+  return L;
+}
+
 bool makeQueuePlan(const Policy &Policy, const KernelFacts &Kernel,
                    const DeviceFacts &Device, GridSize Grid, QueuePlan &Plan,
                    std::string &Reason) {

@@ -51,6 +51,20 @@ constexpr uint32_t MaxGridX = 0x7fffffffu;
 // takes 4 bytes per chunk on host and device).
 constexpr uint32_t MaxQueuedChunks = 1u << 27;
 
+// The grid one slice of a __slice launch runs as, and the descriptor fields
+// it needs (abi.h).  A slice of whole rows of a 2-D or 3-D grid runs as a
+// grid of that shape, whose CTAs find their blockIdx with two adds: rows
+// within one z plane as (X, rows, 1) from row FirstY of plane FirstZ, or
+// whole planes as (X, Y, planes) from plane FirstZ; at least two rows, so
+// that gridDim.y or .z is above 1, which is how the variant tells it from a
+// 1-D slice.  Any other slice (and every slice of a 1-D grid, whose 1-D
+// form costs no division) runs as a 1-D grid of its chunks from Offset.
+struct SliceLaunch {
+  uint32_t X = 0, Y = 1, Z = 1;    // the launch's grid
+  uint32_t Offset = 0;             // slice_offset (1-D)
+  uint32_t FirstY = 0, FirstZ = 0; // slice_first_y / _z (rows)
+};
+
 struct QueuePlan {
   Variant Variant = Variant::Original;
   uint32_t NumChunks = 0; // x * y * z of the original grid
@@ -83,6 +97,8 @@ struct QueuePlan {
   uint32_t numSlices() const;
   uint32_t sliceOffset(uint32_t Index) const;
   uint32_t sliceCount(uint32_t Index) const;
+  // How slice `Index` is launched (SliceLaunch).
+  SliceLaunch sliceLaunch(uint32_t Index) const;
 };
 
 // ChunkOrder::Contiguous: the range (0 .. Ranges - 1) that chunk `Chunk` of

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 9u
+#define SMC_ABI_VERSION 10u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -68,7 +68,12 @@ enum SmcMode : uint32_t {
 //  mode             SmcMode
 //  num_slots        size of the per-SM tables; a worker whose %smid is not
 //                   below num_slots behaves as one on an SM outside the set
-//  slice_offset     __slice: the first chunk of this slice
+//  slice_offset     __slice launched as a 1-D grid: the first chunk of this
+//                   slice (CTA b runs chunk slice_offset + b)
+//  slice_first_y/z  __slice launched as a 2-D or 3-D grid (gridDim.y or .z
+//                   above 1): whole rows of the original grid, CTA (x, y, z)
+//                   running blockIdx (x, y + slice_first_y, z +
+//                   slice_first_z), no division (QueuePlan.h, sliceLaunch)
 //  queue_stride     0: queue s holds the chunk ids listed in queue_chunks;
 //                   k > 0: its chunks are first, first + k, first + 2k, ...
 //                   (first = queue_chunks[queue_start[s]]), so a claim
@@ -140,6 +145,8 @@ enum SmcMode : uint32_t {
   U32(claim_batch)                                                             \
   U32(launch_tag)                                                              \
   U32(top_up)                                                                  \
+  U32(slice_first_y)                                                           \
+  U32(slice_first_z)                                                           \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \

@@ -1,10 +1,11 @@
 // 2-D and 3-D grids: the variants recompute blockIdx.x/y/z of each chunk from
 // the original grid in the descriptor (grid_x/y/z at offsets 0/4/8, the
-// slice offset at 24) and read gridDim from it: no %ctaid.y/z or %nctaid
-// read is left in any variant (K__smc reads no %ctaid at all; the worker
-// protocol's %nctaid.x read is its own worker count).  The divisions by the
-// grid are mul.hi.u32 with the descriptor's constants (div_x_mul/add/shift
-// at 40/44/48, div_y_* at 52/56/60): no div.u32 or rem.u32 in any variant.
+// slice offset at 24) and read gridDim from it (K__smc reads no %ctaid at
+// all; the worker protocol's %nctaid.x read is its own worker count).  The
+// divisions by the grid are mul.hi.u32 with the descriptor's constants
+// (div_x_mul/add/shift at 40/44/48, div_y_* at 52/56/60): no div.u32 or
+// rem.u32 in any variant.  K__slice launched as whole rows (%nctaid.y or .z
+// above 1) takes blockIdx from %ctaid.x/y/z plus slice_first_y/z (76/80).
 //
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc,slice -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.ptx 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX --implicit-check-not=div.u32 --implicit-check-not=rem.u32 < %t.ptx
@@ -53,7 +54,11 @@ __global__ void fill3d(int *out) {
 // PTX-NOT:   %nctaid.{{y|z}}
 
 // PTX-LABEL: .visible .entry _Z11transpose2dPKfPfii__slice(
-// PTX-DAG:   [_Z11transpose2dPKfPfii__slice_param_4+24]
+// PTX-DAG:   %nctaid.y
+// PTX-DAG:   %nctaid.z
+// PTX-DAG:   %ctaid.y
+// PTX-DAG:   +76]
+// PTX-DAG:   +24]
 // PTX-DAG:   %ctaid.x
 // PTX-DAG:   [_Z11transpose2dPKfPfii__slice_param_4]
 // PTX-DAG:   +4]
@@ -61,13 +66,17 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   +44]
 // PTX-DAG:   +48]
 // PTX-DAG:   mul.hi.u32
-// PTX-NOT:   %ctaid.y
-// PTX-NOT:   %nctaid
+// PTX-NOT:   %nctaid.x
 
 // PTX-LABEL: .visible .entry _Z6fill3dPi__slice(
-// PTX-NOT:   %nctaid
-// PTX-NOT:   %ctaid.{{y|z}}
-// PTX-DAG:   [_Z6fill3dPi__slice_param_1+24]
+// PTX-NOT:   %nctaid.x
+// PTX-DAG:   %nctaid.y
+// PTX-DAG:   %nctaid.z
+// PTX-DAG:   %ctaid.y
+// PTX-DAG:   %ctaid.z
+// PTX-DAG:   +76]
+// PTX-DAG:   +80]
+// PTX-DAG:   +24]
 // PTX-DAG:   %ctaid.x
 // PTX-DAG:   [_Z6fill3dPi__slice_param_1]
 // PTX-DAG:   [_Z6fill3dPi__slice_param_1+4]
@@ -75,5 +84,4 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   +40]
 // PTX-DAG:   +52]
 // PTX-DAG:   mul.hi.u32
-// PTX-NOT:   %nctaid
-// PTX-NOT:   %ctaid.{{y|z}}
+// PTX-NOT:   %nctaid.x

@@ -17,8 +17,9 @@ __global__ void saxpy(float a, const float *x, float *y, int n) {
 // PTX: .visible .global .align 4 .b8 _Z5saxpyfPKfPfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4};
 // PTX-LABEL: .visible .entry _Z5saxpyfPKfPfi(
 // PTX:       %nctaid.x
-// The slice variant reads no %nctaid: its stride comes from grid_x.
+// The slice variant reads no %nctaid.x: its stride comes from grid_x (it
+// reads %nctaid.y/z, its own launch's shape).
 // PTX-LABEL: .visible .entry _Z5saxpyfPKfPfi__slice(
-// PTX-NOT:   %nctaid
+// PTX-NOT:   %nctaid.x
 // PTX:       ld.param.b32 {{%r[0-9]+}}, [_Z5saxpyfPKfPfi__slice_param_4];
-// PTX-NOT:   %nctaid
+// PTX-NOT:   %nctaid.x

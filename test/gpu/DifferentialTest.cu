@@ -247,7 +247,7 @@ TEST_F(Differential, Transpose2D) {
                                                    C.Cols);
           return cudaGetLastError();
         },
-        standardPolicies(Grid.x * Grid.y)));
+        standardPolicies(Grid)));
   }
 }
 
@@ -271,7 +271,7 @@ TEST_F(Differential, Grid3D) {
           grid3D<<<C.Grid, C.Block>>>(Out.get());
           return cudaGetLastError();
         },
-        standardPolicies(Chunks)));
+        standardPolicies(C.Grid)));
   }
 }
 
@@ -293,7 +293,7 @@ TEST_F(Differential, GridDivisorEdges) {
           grid3D<<<Grid, 32>>>(Out.get());
           return cudaGetLastError();
         },
-        standardPolicies(Chunks)));
+        standardPolicies(Grid)));
   }
 }
 

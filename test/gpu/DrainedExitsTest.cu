@@ -206,7 +206,7 @@ TEST_F(DrainedExits, PyramidStencil2D) {
                                                     Size, Iterations);
             return cudaGetLastError();
           },
-          standardPolicies(Grid.x * Grid.y)));
+          standardPolicies(Grid)));
     }
   }
 }

@@ -101,6 +101,17 @@ std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
   return Policies;
 }
 
+std::vector<NamedPolicy> standardPolicies(dim3 Grid) {
+  std::vector<NamedPolicy> Policies =
+      standardPolicies(Grid.x * Grid.y * Grid.z);
+  if (Grid.y * Grid.z > 2)
+    Policies.push_back({"slice(size=2 rows)", smc::Policy::slice(2 * Grid.x)});
+  if (Grid.z > 1)
+    Policies.push_back(
+        {"slice(size=1 plane)", smc::Policy::slice(Grid.x * Grid.y)});
+  return Policies;
+}
+
 int gpuTestMain(int Argc, char **Argv, const char *Program,
                 std::string &Description) {
   ::testing::InitGoogleTest(&Argc, Argv);

@@ -212,6 +212,12 @@ std::vector<unsigned> smRange(unsigned First, unsigned Count);
 /// target); slices of 1, of 7 and of the whole grid.
 std::vector<NamedPolicy> standardPolicies(unsigned NumChunks);
 
+/// The same for a 2-D or 3-D grid, and slices of whole rows, which run as
+/// grids of the original's shape (QueuePlan.h, SliceLaunch): two rows at a
+/// time (within a plane, or across two planes: then 1-D) and, for 3-D
+/// grids, one plane at a time.
+std::vector<NamedPolicy> standardPolicies(dim3 Grid);
+
 /// A device buffer a run writes.  Outputs are poisoned with kPoison before
 /// each run; counters are zeroed before each run and, after it, each of
 /// their uint32_t words must equal ExpectedCount (exactly-once checks).
