@@ -852,6 +852,15 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   return true;
 }
 
+void Batch::forgetSearches() {
+  SearchState &Searches = searchState();
+  std::lock_guard<std::mutex> Lock(Searches.Mutex);
+  for (auto &[Key, Timing] : Searches.Pending)
+    Timing.release(); // events of a run in flight are freed when it ends
+  Searches.Pending.clear();
+  Searches.Searches.clear();
+}
+
 std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams,
                                                   unsigned Splits) {
   std::vector<Layout> Out;

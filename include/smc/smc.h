@@ -410,6 +410,11 @@ public:
   // no workers; 5: all).
   static std::vector<Layout> balancedLayouts(unsigned streams,
                                              unsigned splits = 3);
+  // Forgets what every Search has measured in this process: the next run()
+  // of each set of launches starts a new search from the streams layout
+  // (for a program whose co-runs change character, e.g. with new inputs of
+  // other sizes, and for tests).
+  static void forgetSearches();
   // One range of a recorded launch's CTAs (linear blockIdx, x fastest),
   // run as consecutive slices of sliceCtas CTAs on one of the batch's two
   // lanes (0 or 1).  A range whose sliceCtas covers the whole launch runs
