@@ -14,7 +14,9 @@ list cannot go stale); any other lower pair fails.
 
 Usage: register_parity.py --clang CLANG --plugin SMCPasses.so --ptxas PTXAS
            --cuda-path DIR --include DIR [--include DIR ...] --arch sm_90
-           --expected FILE SOURCE.cu [SOURCE.cu ...]
+           [--smc-option OPTION ...] --expected FILE SOURCE.cu [SOURCE.cu ...]
+  --smc-option  a further -mllvm option of the plugin, e.g. -smc-drained-exits
+                (persistent workers for kernels that exit before a barrier)
 Needs no GPU.
 """
 import argparse
@@ -81,6 +83,7 @@ def main():
     ap.add_argument("--cuda-path", required=True)
     ap.add_argument("--include", action="append", default=[])
     ap.add_argument("--arch", default="sm_90")
+    ap.add_argument("--smc-option", action="append", default=[])
     ap.add_argument("--expected", required=True)
     ap.add_argument("sources", nargs="+")
     a = ap.parse_args()
@@ -102,6 +105,8 @@ def main():
                    "-Wno-unknown-cuda-version", f"-fpass-plugin={a.plugin}",
                    "-mllvm", "-smc-transforms=smc,slice", src, "-o", ptx]
             cmd += [f"-I{d}" for d in a.include]
+            for option in a.smc_option:
+                cmd += ["-mllvm", option]
             subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL)
             kernels = ptxas_resources(ptx, a.ptxas, a.arch)
             compiled += 1
