@@ -22,14 +22,6 @@ namespace {
 // epoch are looked up again.
 std::atomic<uint64_t> PolicyEpoch{0};
 
-// Set once a policy with `urgent` is set (API or SMC_POLICY).
-std::atomic<bool> UrgentPolicySet{false};
-
-void noteUrgent(const Policy &P) {
-  if (P.urgent)
-    UrgentPolicySet.store(true, std::memory_order_relaxed);
-}
-
 // SMC_POLICY, parsed on first use.
 struct EnvironmentPolicy {
   bool Broken = false; // parse error: every kernel runs the original
@@ -48,8 +40,6 @@ const EnvironmentPolicy &environmentPolicy() {
       std::fprintf(stderr, "smc: %s; every kernel runs the original\n",
                    Error.c_str());
     }
-    for (const PolicyRule &Rule : E->Rules)
-      noteUrgent(Rule.Policy);
     return E;
   }();
   return *Env;
@@ -123,8 +113,13 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
 uint32_t policyIdFor(const Policy &P) { return internPolicy(P); }
 
 bool urgentPolicySet() {
-  environmentPolicy(); // SMC_POLICY's rules count too
-  return UrgentPolicySet.load(std::memory_order_relaxed);
+  auto Urgent = [](const PolicyRule &Rule) { return Rule.Policy.urgent; };
+  const Globals &G = globals();
+  const std::vector<PolicyRule> &Env = environmentPolicy().Rules;
+  return std::any_of(G.NamePolicies.begin(), G.NamePolicies.end(), Urgent) ||
+         std::any_of(Env.begin(), Env.end(), Urgent) ||
+         std::any_of(G.SymbolPolicies.begin(), G.SymbolPolicies.end(),
+                     [](const auto &Entry) { return Entry.second.urgent; });
 }
 
 uint32_t partitionedPolicyId(uint32_t Id, const StreamPartition &Partition) {
@@ -139,7 +134,6 @@ void setPolicyForSymbol(const void *KernelSymbol, const Policy &Policy) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
   G.SymbolPolicies[KernelSymbol] = Policy;
-  noteUrgent(Policy);
   policiesChanged();
 }
 
@@ -157,7 +151,6 @@ void setPolicy(const std::string &Name, const Policy &Policy) {
                                       }),
                        G.NamePolicies.end());
   G.NamePolicies.push_back({Normalized, Policy});
-  noteUrgent(Policy);
   policiesChanged();
 }
 
@@ -172,8 +165,6 @@ bool setPolicyText(const std::string &Text, std::string *Error) {
   Globals &G = globals();
   std::lock_guard<std::mutex> Lock(G.Mutex);
   G.NamePolicies.insert(G.NamePolicies.end(), Rules.begin(), Rules.end());
-  for (const PolicyRule &Rule : Rules)
-    noteUrgent(Rule.Policy);
   policiesChanged();
   return true;
 }

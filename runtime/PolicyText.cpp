@@ -344,6 +344,20 @@ private:
 
 } // namespace
 
+const char *chunkOrderName(ChunkOrder Order) {
+  switch (Order) {
+  case ChunkOrder::Interleaved:
+    return "interleaved";
+  case ChunkOrder::Contiguous:
+    return "contiguous";
+  case ChunkOrder::Table:
+    return "table";
+  case ChunkOrder::Cluster:
+    return "cluster";
+  }
+  return "unknown";
+}
+
 bool parsePolicyText(const std::string &Text, std::vector<PolicyRule> &Rules,
                      std::string &Error, const std::string &Origin) {
   std::vector<std::string> Pieces = split(Text, ';');

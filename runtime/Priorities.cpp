@@ -245,6 +245,8 @@ bool yields(const Prepared &P, const LaunchRequest &Req) {
 }
 
 void yieldIfAlwaysOn(DeviceState &Dev) {
+  if (Dev.Yielding.load(std::memory_order_relaxed))
+    return; // on for good
   PriorityMode Mode = priorityMode();
   if (Mode == PriorityMode::On ||
       (Mode == PriorityMode::Auto && urgentPolicySet()))

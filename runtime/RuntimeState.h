@@ -422,8 +422,8 @@ private:
 
 // The epoch every policy change bumps (no lock needed).
 uint64_t currentPolicyEpoch();
-// Whether a policy with `urgent` was ever set, by the API or SMC_POLICY (no
-// lock needed).
+// Globals::Mutex held.  Whether a policy with `urgent` is set, by the API or
+// SMC_POLICY.
 bool urgentPolicySet();
 // Makes every cached prepared launch stale (no lock needed).
 void policiesChanged();
@@ -571,7 +571,7 @@ void yieldingLaunched(Prepared &P, cudaStream_t Stream,
                       const SmcDescriptor &Desc, const LaunchRequest &Req);
 
 // Globals::Mutex held.  Starts yielding on `Dev` if the mode is On, or
-// Auto once a policy with `urgent` was set.
+// Auto and a policy with `urgent` is set (yielding, once on, stays on).
 void yieldIfAlwaysOn(DeviceState &Dev);
 
 //===----------------------------------------------------------------------===//

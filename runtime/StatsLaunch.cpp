@@ -13,20 +13,6 @@
 namespace smc {
 namespace {
 
-const char *chunkOrderName(ChunkOrder Order) {
-  switch (Order) {
-  case ChunkOrder::Interleaved:
-    return "interleaved";
-  case ChunkOrder::Contiguous:
-    return "contiguous";
-  case ChunkOrder::Table:
-    return "table";
-  case ChunkOrder::Cluster:
-    return "cluster";
-  }
-  return "unknown";
-}
-
 stats::LaunchRecord baseRecord(const Prepared &P, const LaunchRequest &Req) {
   const LaunchShape &S = Req.Shape;
   stats::LaunchRecord R;

@@ -235,6 +235,21 @@ struct Sample {
   double UrgentMs = 0, LongMs = 0;
 };
 
+// The long kernel on the low-priority stream, the urgent one on `Urgent` a
+// third into it (CTAs of `Block` threads), both waited for: their times.
+Sample urgentDuringLong(Setup &S, cudaStream_t Urgent,
+                        unsigned Block = Threads) {
+  launchLong(S, S.Low);
+  waitIntoLong(S);
+  launchUrgent(S, Urgent, Block);
+  SMC_CUDA_CHECK(cudaStreamSynchronize(Urgent));
+  SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+  Sample Out;
+  Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
+  Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
+  return Out;
+}
+
 Sample runMode(Setup &S, const std::string &Mode) {
   bool Smc = Mode.compare(0, 3, "smc") == 0;
   smc::setPolicy(spinChunks, Smc ? smc::Policy() : smc::Policy::original());
@@ -273,14 +288,7 @@ Sample runMode(Setup &S, const std::string &Mode) {
           Long, smc::Policy::smCentric(S.LongWorkersPerSM - Headroom));
     if (Mode.find("/urgent-smc") == std::string::npos)
       smc::setPolicy(urgentChunks, smc::Policy::original());
-    launchLong(S, S.Low);
-    waitIntoLong(S);
-    launchUrgent(S, S.Plain, Option("/t=", Threads));
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
-    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
-    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
-    return Out;
+    return urgentDuringLong(S, S.Plain, Option("/t=", Threads));
   }
   // Static SM sets by policy (SMC_POLICY's sms=), from before the long
   // kernel starts: the long kernel on every SM but the last K, the urgent
@@ -293,14 +301,7 @@ Sample runMode(Setup &S, const std::string &Mode) {
     for (const void *Long : {(const void *)spinChunks, (const void *)fmaChunks})
       smc::setPolicyForSymbol(Long, Rest);
     smc::setPolicy(urgentChunks, Last);
-    launchLong(S, S.Low);
-    waitIntoLong(S);
-    launchUrgent(S, S.Plain);
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Plain));
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
-    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
-    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
-    return Out;
+    return urgentDuringLong(S, S.Plain);
   }
   // Stream priorities decide (no partition, nothing done on arrival);
   // "/marked": the urgent kernel's policy marks it urgent (Policy::urgent)
@@ -320,17 +321,10 @@ Sample runMode(Setup &S, const std::string &Mode) {
     bool Off = Mode.find("/off") != std::string::npos;
     if (Off)
       smc::setPriorityMode(smc::PriorityMode::Off);
-    cudaStream_t Urgent = Marked ? S.Plain : S.High;
-    launchLong(S, S.Low);
-    waitIntoLong(S);
-    launchUrgent(S, Urgent);
-    SMC_CUDA_CHECK(cudaStreamSynchronize(Urgent));
-    SMC_CUDA_CHECK(cudaStreamSynchronize(S.Low));
+    Sample Times = urgentDuringLong(S, Marked ? S.Plain : S.High);
     if (Off)
       smc::setPriorityMode(smc::PriorityMode::Auto);
-    Out.UrgentMs = elapsedMs(S.UrgentBegin, S.UrgentEnd);
-    Out.LongMs = elapsedMs(S.LongBegin, S.LongEnd);
-    return Out;
+    return Times;
   }
   if (Mode == "alone") {
     launchUrgent(S, S.Plain);

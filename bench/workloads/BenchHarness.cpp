@@ -143,20 +143,6 @@ bool releaseOthers(const Entry &keep) {
   return released;
 }
 
-const char *orderName(smc::ChunkOrder order) {
-  switch (order) {
-  case smc::ChunkOrder::Interleaved:
-    return "interleaved";
-  case smc::ChunkOrder::Contiguous:
-    return "contiguous";
-  case smc::ChunkOrder::Table:
-    return "table";
-  case smc::ChunkOrder::Cluster:
-    return "cluster";
-  }
-  return "?";
-}
-
 // Sets the form's policy for every kernel of the workload; returns "" or
 // why it cannot be set.
 std::string applyForm(Entry &e, const VariantSpec &v) {
@@ -211,7 +197,7 @@ void verify(Entry &e) {
                    (unsigned long long)a.edges,
                    (unsigned long long)a.sampleEvery, a.affinityPerChunk,
                    a.keptAffinity, a.interleavedAffinity, a.contiguousAffinity,
-                   orderName(a.order), a.inspectSeconds * 1e3,
+                   smc::chunkOrderName(a.order), a.inspectSeconds * 1e3,
                    a.graphSeconds * 1e3, a.partitionSeconds * 1e3);
     }
     try {

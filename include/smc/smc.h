@@ -52,6 +52,10 @@ enum class ChunkOrder {
   Cluster,     // clusters of neighbours (Policy::cluster*) dealt over SMs
 };
 
+// The name of a chunk order as SMC_POLICY writes it (order=interleaved,
+// contiguous, cluster; table has no text form) and SMC_STATS reports it.
+const char *chunkOrderName(ChunkOrder order);
+
 // ChunkOrder::Cluster: which neighbours of the grid (X x Y x Z chunks) form
 // a cluster.  A cluster never spans two z planes; clusters at the edges of
 // the grid are cut off by them (partial clusters).
