@@ -229,14 +229,20 @@ cudaError_t batchLanes(DeviceState &Dev, cudaStream_t (&Lanes)[2]) {
 }
 
 // Runs launch L whole on Lane as its SM-centric variant with WorkersPerSm
-// workers per SM, through the ordinary launch path (its counter block is
-// the lane's); the original where that variant cannot run so.
+// workers per SM, on SMs [SmFirst, SmFirst + SmCount) (SmCount 0: every
+// SM), through the ordinary launch path (its counter block is the lane's);
+// the original where that variant cannot run so.
 cudaError_t launchWorkers(const RecordedLaunch &L, cudaStream_t Lane,
-                          unsigned WorkersPerSm) {
+                          unsigned WorkersPerSm, unsigned SmFirst,
+                          unsigned SmCount) {
   LaunchRequest Req = L.request(Lane);
+  std::vector<unsigned> Sms(SmCount);
+  for (unsigned I = 0; I < SmCount; ++I)
+    Sms[I] = SmFirst + I;
   {
     std::lock_guard<std::mutex> Lock(globals().Mutex);
-    Req.ForcedPolicyId = policyIdFor(Policy::smCentric(WorkersPerSm));
+    Req.ForcedPolicyId =
+        policyIdFor(Policy::smCentric(WorkersPerSm, std::move(Sms)));
   }
   Prepared *P = prepare(Req, L.Device);
   if (!P)
@@ -330,7 +336,8 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
       if (cudaError_t Err = L.replay(Lane))
         return Fail("running " + Which + " (a memset or copy)", Err);
     } else if (R.WorkersPerSm) {
-      if (cudaError_t Err = launchWorkers(L, Lane, R.WorkersPerSm))
+      if (cudaError_t Err =
+              launchWorkers(L, Lane, R.WorkersPerSm, R.SmFirst, R.SmCount))
         return Fail("launching " + Which, Err);
     } else if (Whole || !Slices[R.Launch]) {
       if (cudaError_t Err = launchOriginal(L.request(Lane)))
@@ -579,7 +586,10 @@ std::string Batch::describe() const {
     if (R.launch < impl->LaunchNames.size())
       Out << " (" << impl->LaunchNames[R.launch] << ")";
     Out << " lane " << R.lane << " CTAs " << ctaRange(R.firstCta, R.ctas);
-    if (R.workersPerSm)
+    if (R.workersPerSm && R.smCount)
+      Out << " as " << R.workersPerSm << " workers per SM on SMs " << R.smFirst
+          << "-" << R.smFirst + R.smCount - 1;
+    else if (R.workersPerSm)
       Out << " as " << R.workersPerSm << " workers per SM";
     else if (R.sliceCtas < R.ctas)
       Out << " in slices of " << R.sliceCtas;
@@ -716,8 +726,8 @@ std::vector<Batch::SliceRun>
 publicRuns(const std::vector<kernelet::SliceRun> &Runs) {
   std::vector<Batch::SliceRun> Out;
   for (const kernelet::SliceRun &R : Runs)
-    Out.push_back(
-        {R.Launch, R.Lane, R.FirstCta, R.Ctas, R.SliceCtas, R.WorkersPerSm});
+    Out.push_back({R.Launch, R.Lane, R.FirstCta, R.Ctas, R.SliceCtas,
+                   R.WorkersPerSm, R.SmFirst, R.SmCount});
   return Out;
 }
 
@@ -727,19 +737,21 @@ modelRuns(const std::vector<Batch::SliceRun> &Runs) {
   std::vector<kernelet::SliceRun> Out;
   for (const Batch::SliceRun &R : Runs)
     Out.push_back({R.launch, R.lane, R.firstCta, R.ctas, R.sliceCtas, false,
-                   R.workersPerSm});
+                   R.workersPerSm, R.smFirst, R.smCount});
   return Out;
 }
 
 // Whether Runs is a plan the executor can run for the launches F
 // describes: kernelet::checkSchedule (every CTA once, one lane per launch,
 // whole where a launch cannot be sliced, workers only for a whole launch
-// that has them, each stream's launches in order).
+// that has them, SM ranges only for workers and on the device's SMs, each
+// stream's launches in order).
 bool validPlan(const Facts &F, const std::vector<kernelet::SliceRun> &Runs,
                std::string &Error) {
   kernelet::Schedule Plan;
   Plan.Runs = Runs;
-  return kernelet::checkSchedule(F.Pending, Plan, &Error);
+  return kernelet::checkSchedule(F.Pending, Plan, &Error,
+                                 F.Device ? unsigned(F.Device->NumSMs) : 0);
 }
 
 std::vector<std::string> launchNames(const Facts &F) {
@@ -863,6 +875,14 @@ void Batch::forgetSearches() {
 
 std::vector<Batch::Layout> Batch::balancedLayouts(unsigned Streams,
                                                   unsigned Splits) {
+  std::vector<Layout> Out;
+  for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams, Splits))
+    Out.push_back({{L.Lanes[0], L.Lanes[1]}, L.Splits});
+  return Out;
+}
+
+std::vector<Batch::Layout>
+Batch::balancedLayouts(unsigned Streams, const std::vector<Split> &Splits) {
   std::vector<Layout> Out;
   for (const kernelet::Layout &L : kernelet::balancedLayouts(Streams, Splits))
     Out.push_back({{L.Lanes[0], L.Lanes[1]}, L.Splits});

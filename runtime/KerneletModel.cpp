@@ -936,7 +936,7 @@ Schedule planSerial(const std::vector<PendingLaunch> &Launches) {
 }
 
 bool checkSchedule(const std::vector<PendingLaunch> &Launches,
-                   const Schedule &S, std::string *Error) {
+                   const Schedule &S, std::string *Error, unsigned NumSms) {
   auto Fail = [&](const std::string &Why) {
     if (Error)
       *Error = Why;
@@ -965,6 +965,14 @@ bool checkSchedule(const std::vector<PendingLaunch> &Launches,
       return Fail(Where + "launch " + std::to_string(R.Launch) +
                   " runs as workers only whole, and only with persistent "
                   "workers");
+    if (R.SmCount && !R.WorkersPerSm)
+      return Fail(Where + "launch " + std::to_string(R.Launch) +
+                  " is confined to SMs only as workers");
+    if (R.SmCount && NumSms && uint64_t(R.SmFirst) + R.SmCount > NumSms)
+      return Fail(Where + "launch " + std::to_string(R.Launch) +
+                  " is confined to SMs " + std::to_string(R.SmFirst) + "-" +
+                  std::to_string(uint64_t(R.SmFirst) + R.SmCount - 1) +
+                  ", beyond the device's " + std::to_string(NumSms));
     if (!L.Sliceable && !R.WorkersPerSm && (!Whole || R.SliceCtas < R.Ctas))
       return Fail(Where + "launch " + std::to_string(R.Launch) +
                   " is not sliceable: it runs whole");

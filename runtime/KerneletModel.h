@@ -203,6 +203,12 @@ struct SliceRun {
   // many workers per SM (one launch; SliceCtas is WorkersPerSm * NumSms,
   // what the model sees: as many CTAs of it on the GPU at once).
   unsigned WorkersPerSm = 0;
+  // Not 0 (with WorkersPerSm): the workers run only on SMs [SmFirst,
+  // SmFirst + SmCount), an SM partition.  SliceCtas is then WorkersPerSm *
+  // SmCount: the model spreads them over every SM (it has no notion of
+  // which SM a CTA is on).
+  unsigned SmFirst = 0;
+  unsigned SmCount = 0;
 };
 
 struct Schedule {
@@ -241,10 +247,12 @@ Schedule planSerial(const std::vector<PendingLaunch> &Launches);
 // every launch in exactly one run, each launch's runs in CTA order on one
 // lane (0 or 1), slices of at least one CTA, a launch that is not Sliceable
 // in one whole run, a run of workers only of a whole launch that has
-// Workers, and each launch's first run after every run of the earlier
-// launches of its stream.  Else false with *Error naming the run.
+// Workers, an SM range only for workers (within NumSms, where not 0), and
+// each launch's first run after every run of the earlier launches of its
+// stream.  Else false with *Error naming the run.
 bool checkSchedule(const std::vector<PendingLaunch> &Launches,
-                   const Schedule &S, std::string *Error = nullptr);
+                   const Schedule &S, std::string *Error = nullptr,
+                   unsigned NumSms = 0);
 
 // The model's makespan of S: each lane runs its runs in order, a run
 // starts once its launch's earlier runs and its stream's earlier launches

@@ -31,6 +31,7 @@ std::string Layout::text() const {
               : How == Split::Workers     ? "w"
               : How == Split::FewWorkers  ? "f"
               : How == Split::ManyWorkers ? "m"
+              : How == Split::Partition   ? "p"
                                           : "");
     }
   }
@@ -58,9 +59,17 @@ Layout streamsLayout(unsigned Streams) {
 }
 
 std::vector<Layout> balancedLayouts(unsigned Streams, unsigned Splits) {
+  std::vector<Split> Choices;
+  for (unsigned K = 0; K < std::min(std::max(Splits, 1u), NumSplits); ++K)
+    Choices.push_back(Split(K));
+  return balancedLayouts(Streams, Choices);
+}
+
+std::vector<Layout> balancedLayouts(unsigned Streams,
+                                    const std::vector<Split> &SplitChoices) {
   std::vector<Layout> Out;
-  Splits = std::min(std::max(Splits, 1u), NumSplits);
-  if (Streams == 0 || Streams > 8)
+  unsigned Splits = unsigned(SplitChoices.size());
+  if (Streams == 0 || Streams > 8 || Splits == 0)
     return Out;
   uint32_t Choices = 1;
   for (unsigned S = 0; S < Streams; ++S)
@@ -85,7 +94,7 @@ std::vector<Layout> balancedLayouts(unsigned Streams, unsigned Splits) {
           L.Lanes[0] = A;
           L.Lanes[1] = B;
           for (uint32_t S = 0, Rest = Choice; S < Streams; ++S, Rest /= Splits)
-            L.Splits.push_back(Split(Rest % Splits));
+            L.Splits.push_back(SplitChoices[Rest % Splits]);
           Out.push_back(std::move(L));
         }
       } while (std::next_permutation(B.begin(), B.end()));
@@ -101,7 +110,7 @@ std::vector<Layout> neighbours(const Layout &L) {
       Out.push_back(std::move(N));
   };
   for (size_t S = 0; S < L.Splits.size(); ++S)
-    for (unsigned K = 0; K < NumSplits; ++K) {
+    for (unsigned K = 0; K < SearchSplits; ++K) {
       Layout N = L;
       N.Splits[S] = Split(K);
       Add(std::move(N));
@@ -155,21 +164,29 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
         Split How = Stream < L.Splits.size() ? L.Splits[Stream] : Split::Whole;
         unsigned Half = (T.CtasPerSm + 1) / 2;
         uint64_t Slice = T.Ctas;
-        unsigned Workers = 0;
+        unsigned Workers = 0, SmFirst = 0, SmCount = 0;
         if (How == Split::Slices && Launch.Sliceable && Launch.Known &&
             checkTraits(T)) {
           uint64_t Least = minSliceCtas(M, T);
           if (2 * Least <= T.Ctas)
             Slice = std::min<uint64_t>(std::max(uint64_t(Half) * Sms, Least),
                                        T.Ctas);
-        } else if (How >= Split::Workers && Launch.Workers && T.CtasPerSm > 0) {
+        } else if (How == Split::Partition && Launch.Workers &&
+                   T.CtasPerSm > 0 && Sms > 1) {
+          Workers = workersPerSmFit(Launch);
+          SmFirst = Lane ? Sms / 2 : 0;
+          SmCount = Lane ? Sms - Sms / 2 : Sms / 2;
+          Slice = std::min<uint64_t>(uint64_t(Workers) * SmCount, T.Ctas);
+        } else if (How >= Split::Workers && How <= Split::ManyWorkers &&
+                   Launch.Workers && T.CtasPerSm > 0) {
           unsigned Quarters = How == Split::FewWorkers    ? 1
                               : How == Split::ManyWorkers ? 3
                                                           : 2;
           Workers = (workersPerSmFit(Launch) * Quarters + 3) / 4;
           Slice = std::min<uint64_t>(uint64_t(Workers) * Sms, T.Ctas);
         }
-        Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers});
+        Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers,
+                        SmFirst, SmCount});
       }
     }
   return Runs;

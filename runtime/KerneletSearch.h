@@ -30,7 +30,11 @@ namespace smc::kernelet {
 
 // How a stream's launches run on their lane (smc.h documents the shares).
 using Split = Batch::Split;
-constexpr unsigned NumSplits = 5;
+constexpr unsigned NumSplits = 6;
+// The splits LayoutSearch steps through: all but Partition (SM partitions
+// beside slices were measured as a grid of their own: README, "Slice
+// co-scheduling").
+constexpr unsigned SearchSplits = 5;
 // The splits balancedLayouts() enumerates by default: Whole, Slices,
 // Workers.
 constexpr unsigned GridSplits = 3;
@@ -46,7 +50,7 @@ struct Layout {
   bool operator==(const Layout &O) const;
   bool operator<(const Layout &O) const;
   // "lane 0: 0 2s | lane 1: 1w 3f" (s: slices, w/f/m: half, few, many
-  // workers)
+  // workers, p: partition)
   std::string text() const;
 };
 
@@ -61,16 +65,19 @@ Layout streamsLayout(unsigned Streams);
 // larger half (the lanes are not interchangeable: where both have CTAs
 // waiting, smc::Batch places lane 0's first), x every choice of Split per
 // stream among the first Splits of Whole, Slices, Workers, FewWorkers,
-// ManyWorkers.  For 4 streams and 3 splits: 24 orders x 81 = 1,944; with 5
-// splits, 15,000.
+// ManyWorkers, Partition.  For 4 streams and 3 splits: 24 orders x 81 =
+// 1,944; with 5 splits, 15,000.
 std::vector<Layout> balancedLayouts(unsigned Streams,
                                     unsigned Splits = GridSplits);
+// The same orders x every choice per stream among Choices (none repeated).
+std::vector<Layout> balancedLayouts(unsigned Streams,
+                                    const std::vector<Split> &Choices);
 
-// The layouts one step from L: one stream's Split changed (to each of the
-// others), the two lanes swapped, one stream moved to the end of the other
-// lane, or two streams' places (lane and position) swapped; none repeated,
-// L excluded.  Moves reach layouts that balancedLayouts() leaves out (a
-// lane may hold any number of streams, none included).
+// The layouts one step from L: one stream's Split changed (to each other
+// of the first SearchSplits), the two lanes swapped, one stream moved to the
+// end of the other lane, or two streams' places (lane and position) swapped;
+// none repeated, L excluded.  Moves reach layouts that balancedLayouts() leaves
+// out (a lane may hold any number of streams, none included).
 std::vector<Layout> neighbours(const Layout &L);
 
 // The slice runs of L for Launches (whose Stream fields are L's streams):
@@ -81,7 +88,9 @@ std::vector<Layout> neighbours(const Layout &L);
 // Sliceable, not Known, or too short for two such slices runs whole); a
 // launch of a Workers, FewWorkers or ManyWorkers stream runs whole as
 // that share of the CTAs it fits per SM, as workers per SM (rounded up; one
-// that has no Workers runs whole).
+// that has no Workers runs whole); a launch of a Partition stream runs
+// whole as all the workers it fits per SM on its lane's half of the SMs
+// (lane 0: SMs [0, NumSms / 2), lane 1: the rest).
 std::vector<SliceRun> layoutRuns(const DeviceModel &M,
                                  const std::vector<PendingLaunch> &Launches,
                                  const Layout &L);

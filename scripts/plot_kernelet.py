@@ -55,12 +55,15 @@ def tables(data):
     lines = ["%s (%d SMs), %d rounds, medians; ratios: plain streams' "
              "makespan over the mode's (above 1: faster than streams)." %
              (data["device"], data["sms"], data["rounds"]), ""]
-    timed = [k for k in ("fifo", "streams", "auto", "kernelet", "search",
-                         "oracle") if all(k + "_ms" in m for m in mixes)]
+    timed = [k for k in ("fifo", "streams", "auto", "kernelet", "slices",
+                         "partitions", "combined", "search", "oracle")
+             if all(k + "_ms" in m for m in mixes)]
     shown = [k for k in timed if k not in ("fifo", "streams")]
+    oracle = "oracle" in timed
     lines.append("| mix | " + " | ".join(k + " ms" for k in timed) + " | " +
-                 " | ".join(shown) + " | search / oracle |")
-    lines.append("|---|" + "---:|" * (len(timed) + len(shown) + 1))
+                 " | ".join(shown) + (" | search / oracle |" if oracle else
+                                      " |"))
+    lines.append("|---|" + "---:|" * (len(timed) + len(shown) + oracle))
     ratios = {m: [] for m in shown}
     gaps = []
     for m in mixes:
@@ -69,12 +72,13 @@ def tables(data):
         for mode in shown:
             ratios[mode].append(s / m[mode + "_ms"])
             row.append("%.3f" % ratios[mode][-1])
-        gaps.append(m["oracle_ms"] / m["search_ms"])
-        row.append("%.3f" % gaps[-1])
+        if oracle:
+            gaps.append(m["oracle_ms"] / m["search_ms"])
+            row.append("%.3f" % gaps[-1])
         lines.append("| " + " | ".join(row) + " |")
     lines.append("| **geomean** |" + " |" * len(timed) + "".join(
         " **%.3f** |" % geomean(ratios[k]) for k in shown) +
-        " **%.3f** |" % geomean(gaps))
+        (" **%.3f** |" % geomean(gaps) if oracle else ""))
     lines.append("")
     own = [m["kernelet_prediction_error"] for m in mixes
            if m.get("kernelet_prediction_error", -1) >= 0]
@@ -104,6 +108,20 @@ def tables(data):
         lines.append("Search's kept layout over the rounds, slowest over "
                      "fastest per mix: median %.3f, max %.3f." %
                      (statistics.median(spreads), max(spreads)))
+    kept = [(m["mix"], m["combined_layout"]) for m in mixes
+            if "combined_layout" in m]
+    if kept:
+        # smc::Batch::Split as Layout::text() writes it: whole "", slices
+        # "s", workers "w", "f", "m", partition "p".
+        names = ["", "s", "w", "f", "m", "p"]
+        lines.append("Combined grid's fastest layout per mix (lane 0 | lane "
+                     "1; s slices, p partition, else whole): " + "; ".join(
+                         "%s: %s | %s" % (mix, " ".join(
+                             str(s) + names[k["splits"][s]]
+                             for s in k["lanes"][0]), " ".join(
+                             str(s) + names[k["splits"][s]]
+                             for s in k["lanes"][1])) for mix, k in kept) +
+                     ".")
     hosts = [m["run_host_us_per_launch"] for m in mixes]
     lines.append("Host time of Batch::run in Kernelet mode per launch: "
                  "median %.1f us, max %.1f us." %
@@ -120,8 +138,8 @@ def chart(data, ratios, path):
         print("(matplotlib missing: no chart)", file=sys.stderr)
         return
     mixes = [m["mix"] for m in data["mixes"]]
-    modes = [k for k in ("auto", "kernelet", "search", "oracle")
-             if k in ratios]
+    modes = [k for k in ("auto", "kernelet", "slices", "partitions",
+                         "combined", "search", "oracle") if k in ratios]
     width = 0.8 / len(modes)
     fig, ax = plt.subplots(figsize=(max(8, 1.1 * len(mixes)), 4.2))
     for i, mode in enumerate(modes):

@@ -27,6 +27,14 @@
 //             quarter and three quarters of the workers: 15,000 layouts);
 //             its best plan (or kernelet's or search's, if that measured
 //             faster) is re-measured
+//   slices, partitions, combined
+//             with --combined: the best measured plans of a second grid,
+//             every order x per stream whole, in slices, or as an SM
+//             partition (all its workers on its lane's half of the SMs,
+//             Split::Partition; 1,944 layouts): the best with slices but
+//             no partition (Kernelet's mechanism, measured rather than
+//             modelled), with partitions but no slices, and with both
+//             (slicing and SM partitions combined), each re-measured
 //
 // Each mix first measures every oracle layout once (with the model's
 // prediction for it), then lets the search settle; then a warm-up round
@@ -39,8 +47,8 @@
 //
 // USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
 //                           [--mixes N] [--first-mix K] [--search-runs N]
-//                           [--no-oracle]
-//                           [--oracle-splits 2|3|5]
+//                           [--no-oracle] [--combined]
+//                           [--oracle-splits 2|3|5|6]
 //                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
 //                   -- smc_kernelet_bench --profile-run); without them
@@ -103,6 +111,7 @@ struct Options {
   unsigned Mixes = NumMixes;
   unsigned FirstMix = 0;
   bool Oracle = true;
+  bool Combined = false;
   bool ProfileRun = false;
   unsigned ProfileRepeats = 6;
 };
@@ -132,6 +141,8 @@ Options parse(int Argc, char **Argv) {
       O.SearchRuns = unsigned(std::stoul(Value()));
     else if (A == "--no-oracle")
       O.Oracle = false;
+    else if (A == "--combined")
+      O.Combined = true;
     else if (A == "--profile-run")
       O.ProfileRun = true;
     else if (A == "--profile-repeats")
@@ -200,7 +211,8 @@ struct Bench {
   }
 };
 
-// A layout's Split per stream: 0 whole, 1 slices, 2 workers.
+// A layout's Split per stream (smc::Batch::Split): 0 whole, 1 slices, 2-4
+// half, a quarter, three quarters of the workers, 5 partition.
 std::vector<int> Splits(const smc::Batch::Layout &L) {
   std::vector<int> Out;
   for (smc::Batch::Split How : L.splits)
@@ -289,16 +301,20 @@ int run(const Options &O) {
     json MixJson;
     MixJson["mix"] = Name;
 
-    // The oracle's grid, each layout once.
-    std::vector<smc::Batch::SliceRun> Best;
-    double BestMs = 0;
-    std::vector<double> PlanErrors;
-    if (O.Oracle) {
+    // A grid of layouts, each measured once: the plans, their times and
+    // layouts, as JSON under Key.
+    struct GridPoint {
+      std::vector<smc::Batch::SliceRun> Plan;
+      double Ms = 0;
+      smc::Batch::Layout Layout;
+    };
+    auto MeasureGrid = [&](const std::vector<smc::Batch::Layout> &Layouts,
+                           const char *Key, std::vector<double> *Errors) {
       smc::Batch Probe;
       Record(Probe);
+      std::vector<GridPoint> Points;
       json PlansJson = json::array();
-      for (const smc::Batch::Layout &Layout :
-           smc::Batch::balancedLayouts(NumStreams, O.OracleSplits)) {
+      for (const smc::Batch::Layout &Layout : Layouts) {
         std::vector<smc::Batch::SliceRun> Plan = Probe.layoutRuns(Layout);
         double Pred = 0;
         double Ms = B.measure([&] {
@@ -308,19 +324,68 @@ int run(const Options &O) {
           if (!Batch.run(Plan, &Error))
             throw std::runtime_error(Error);
         });
-        if (Pred > 0)
-          PlanErrors.push_back(std::abs(Pred * 1e3 - Ms) / Ms);
+        if (Pred > 0 && Errors)
+          Errors->push_back(std::abs(Pred * 1e3 - Ms) / Ms);
         PlansJson.push_back({{"ms", Ms},
                              {"predicted_ms", Pred * 1e3},
                              {"lanes", {Layout.lanes[0], Layout.lanes[1]}},
                              {"splits", Splits(Layout)}});
-        if (Best.empty() || Ms < BestMs) {
-          Best = Plan;
-          BestMs = Ms;
-        }
+        Points.push_back({std::move(Plan), Ms, Layout});
       }
       SMC_CUDA_CHECK(cudaDeviceSynchronize());
-      MixJson["oracle_grid"] = PlansJson;
+      MixJson[Key] = PlansJson;
+      return Points;
+    };
+    // The fastest point whose every split is one of Allowed.
+    auto Fastest = [](const std::vector<GridPoint> &Points,
+                      std::vector<smc::Batch::Split> Allowed) {
+      const GridPoint *Best = nullptr;
+      for (const GridPoint &P : Points) {
+        bool Fits = std::all_of(
+            P.Layout.splits.begin(), P.Layout.splits.end(), [&](auto How) {
+              return std::find(Allowed.begin(), Allowed.end(), How) !=
+                     Allowed.end();
+            });
+        if (Fits && (!Best || P.Ms < Best->Ms))
+          Best = &P;
+      }
+      return Best;
+    };
+
+    // The oracle's grid, each layout once.
+    std::vector<smc::Batch::SliceRun> Best;
+    std::vector<double> PlanErrors;
+    if (O.Oracle) {
+      std::vector<GridPoint> Points =
+          MeasureGrid(smc::Batch::balancedLayouts(NumStreams, O.OracleSplits),
+                      "oracle_grid", &PlanErrors);
+      std::vector<smc::Batch::Split> Any;
+      for (unsigned K = 0; K < O.OracleSplits; ++K)
+        Any.push_back(smc::Batch::Split(K));
+      if (const GridPoint *P = Fastest(Points, Any))
+        Best = P->Plan;
+    }
+
+    // Slices and SM partitions: each alone and combined.
+    using Split = smc::Batch::Split;
+    std::map<std::string, std::vector<smc::Batch::SliceRun>> CombinedPlans;
+    if (O.Combined) {
+      std::vector<GridPoint> Points = MeasureGrid(
+          smc::Batch::balancedLayouts(
+              NumStreams, {Split::Whole, Split::Slices, Split::Partition}),
+          "combined_grid", nullptr);
+      const std::pair<const char *, std::vector<Split>> Spaces[] = {
+          {"slices", {Split::Whole, Split::Slices}},
+          {"partitions", {Split::Whole, Split::Partition}},
+          {"combined", {Split::Whole, Split::Slices, Split::Partition}}};
+      for (const auto &[Mode, Allowed] : Spaces)
+        if (const GridPoint *P = Fastest(Points, Allowed)) {
+          CombinedPlans[Mode] = P->Plan;
+          MixJson[std::string(Mode) + "_layout"] = {
+              {"lanes", {P->Layout.lanes[0], P->Layout.lanes[1]}},
+              {"splits", Splits(P->Layout)},
+              {"grid_ms", P->Ms}};
+        }
     }
 
     // The online search, from its first batch until it settles: what a
@@ -347,6 +412,8 @@ int run(const Options &O) {
       Modes.push_back("auto");
     if (!Best.empty())
       Modes.push_back("oracle");
+    for (const auto &[Mode, Plan] : CombinedPlans)
+      Modes.push_back(Mode);
     std::map<std::string, bool> Checked;
     std::vector<double> KerneletPredicted;
     for (unsigned Round = 0; Round <= O.Rounds; ++Round) {
@@ -367,9 +434,11 @@ int run(const Options &O) {
             for (unsigned I = 0; I < NumStreams; ++I)
               Mix[I]->run(B.Streams[I]);
           } else {
+            // The oracle, or a best plan of the combined grid.
             smc::Batch Batch;
             Record(Batch);
-            if (!Batch.run(Best, &Error))
+            if (!Batch.run(Mode == "oracle" ? Best : CombinedPlans.at(Mode),
+                           &Error))
               throw std::runtime_error(Error);
           }
         });
@@ -395,19 +464,22 @@ int run(const Options &O) {
            Kern = median(Times["kernelet"]), Orc = median(Times["oracle"]),
            Srch = median(Times["search"]), Auto = median(Times["auto"]);
     // The oracle includes the model's and the search's own plans.
-    if (Orc == 0 || Kern < Orc)
+    if (Orc > 0 && Kern < Orc)
       Orc = Kern;
-    if (Srch > 0 && Srch < Orc)
+    if (Orc > 0 && Srch > 0 && Srch < Orc)
       Orc = Srch;
     double Pred = median(KerneletPredicted);
     double PredErr = Pred > 0 ? std::abs(Pred - Kern) / Kern : -1;
     MixJson["fifo_ms"] = Fifo;
     MixJson["streams_ms"] = Streams;
     MixJson["kernelet_ms"] = Kern;
-    MixJson["oracle_ms"] = Orc;
+    if (Orc > 0)
+      MixJson["oracle_ms"] = Orc;
     MixJson["search_ms"] = Srch;
     if (Auto > 0)
       MixJson["auto_ms"] = Auto;
+    for (const auto &[Mode, Plan] : CombinedPlans)
+      MixJson[Mode + "_ms"] = median(Times[Mode]);
     MixJson["kernelet_predicted_ms"] = Pred;
     MixJson["kernelet_prediction_error"] = PredErr;
     MixJson["oracle_grid_prediction_error_median"] = median(PlanErrors);
@@ -420,6 +492,13 @@ int run(const Options &O) {
         Name.c_str(), Fifo, Streams, Kern, Srch, Orc, Streams / Kern,
         Streams / Srch, Orc / Srch, PredErr,
         Launches ? RunHostUs / Launches : 0.0);
+    if (!CombinedPlans.empty())
+      std::printf("%-22s slices %.3f ms, partitions %.3f ms, combined %.3f "
+                  "ms (streams / mode: %.3f, %.3f, %.3f)\n",
+                  "", median(Times["slices"]), median(Times["partitions"]),
+                  median(Times["combined"]), Streams / median(Times["slices"]),
+                  Streams / median(Times["partitions"]),
+                  Streams / median(Times["combined"]));
     std::fflush(stdout);
     if (!O.Json.empty())
       std::ofstream(O.Json) << Out.dump(2) << "\n";

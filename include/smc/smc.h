@@ -393,14 +393,19 @@ public:
   // in slices of half the CTAs they fit on the GPU at once (at least the
   // minimum slice), or whole as persistent workers, half (Workers), a
   // quarter (FewWorkers) or three quarters (ManyWorkers) as many per SM as
-  // fit there (workers of its SM-centric variant), rounded up.  A launch
-  // that cannot run so runs whole.
+  // fit there (workers of its SM-centric variant), rounded up, on every
+  // SM; or whole as all the workers that fit per SM, confined to its
+  // lane's half of the SMs (Partition: lane 0 the first half, lane 1 the
+  // rest; an SM partition, which layouts can combine with slices).  A
+  // launch that cannot run so runs whole.  Mode::Search tries the first
+  // five; Partition is for plans and grids of layouts (balancedLayouts).
   enum class Split : unsigned char {
     Whole,
     Slices,
     Workers,
     FewWorkers,
-    ManyWorkers
+    ManyWorkers,
+    Partition
   };
   // Streams (numbered as launches() does) on the two lanes, each lane
   // running its streams in order, each stream as splits[stream] says.
@@ -414,6 +419,10 @@ public:
   // no workers; 5: all).
   static std::vector<Layout> balancedLayouts(unsigned streams,
                                              unsigned splits = 3);
+  // The same orders x every choice per stream among `splits` (for example
+  // {Whole, Slices, Partition}: slices and SM partitions combined).
+  static std::vector<Layout> balancedLayouts(unsigned streams,
+                                             const std::vector<Split> &splits);
   // Forgets what every Search has measured in this process: the next run()
   // of each set of launches starts a new search from the streams layout
   // (for a program whose co-runs change character, e.g. with new inputs of
@@ -426,7 +435,8 @@ public:
   // With workersPerSm (not 0) the range is the whole launch, run as its
   // SM-centric variant with that many persistent workers per SM (SMC's
   // parallelism control: the kernel's share of every SM without a launch
-  // per slice).
+  // per slice); with smCount (not 0) too, only on SMs [smFirst, smFirst +
+  // smCount) (an SM partition).
   struct SliceRun {
     unsigned launch = 0;
     unsigned lane = 0;
@@ -434,6 +444,8 @@ public:
     unsigned ctas = 0;
     unsigned sliceCtas = 0;
     unsigned workersPerSm = 0;
+    unsigned smFirst = 0;
+    unsigned smCount = 0; // 0: every SM
   };
 
   Batch();
@@ -461,8 +473,9 @@ public:
   // Enqueues the recorded launches as `runs` say (an oracle, a plan of your
   // own): every CTA of every launch exactly once, each launch's runs in CTA
   // order on one lane, in an order that keeps each stream's launches in
-  // order.  Returns false, with *error set and nothing run, for a plan that
-  // breaks these rules.
+  // order, SM ranges only for workers and within the device's SMs.
+  // Returns false, with *error set and nothing run, for a plan that breaks
+  // these rules.
   bool run(const std::vector<SliceRun> &runs, std::string *error = nullptr);
   // What the scheduler knows of each recorded launch (in record order):
   // its profile name ("K grid=AxBxC block=AxBxC"), CTAs, the most CTAs of

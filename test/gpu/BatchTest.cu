@@ -45,6 +45,15 @@ __global__ void batchCountRuns(uint32_t *Runs) {
     atomicAdd(&Runs[blockIdx.x + gridDim.x * blockIdx.y], 1u);
 }
 
+// Counts each CTA's runs and records the SM of its last run.
+__global__ void batchRecordSm(uint32_t *Runs, uint32_t *SmOf) {
+  if (threadIdx.x == 0) {
+    unsigned Cta = blockIdx.x + gridDim.x * blockIdx.y;
+    atomicAdd(&Runs[Cta], 1u);
+    SmOf[Cta] = __nvvm_read_ptx_sreg_smid();
+  }
+}
+
 // Waits about `Nanoseconds`, then writes Value to *Word: work queued on a
 // stream before the batch, which the batch's first launch reads.
 __global__ void batchLateWrite(uint32_t *Word, uint32_t Value,
@@ -305,6 +314,91 @@ TEST_F(BatchTest, LayoutRunsCoverTheirStreams) {
   std::string Error;
   ASSERT_TRUE(B.run(Runs, &Error)) << Error;
   expectOutputs(Expected);
+
+  // Slices and SM partitions combined: every stream confined to its lane's
+  // half of the SMs as workers, or in slices beside.
+  using Split = smc::Batch::Split;
+  std::vector<smc::Batch::Layout> Combined = smc::Batch::balancedLayouts(
+      3, {Split::Whole, Split::Slices, Split::Partition});
+  ASSERT_EQ(Combined.size(), 12u * 27);
+  const unsigned Sms = numSMs();
+  // Every stream confined; and the scales confined beside the hashes in
+  // slices, the adds whole.
+  auto Mixed = std::find_if(
+      Combined.begin(), Combined.end(), [](const smc::Batch::Layout &L) {
+        return L.splits == std::vector<Split>{Split::Partition, Split::Slices,
+                                              Split::Whole} &&
+               L.lanes[0].size() == 1 && L.lanes[0][0] == 1;
+      });
+  ASSERT_NE(Mixed, Combined.end());
+  for (const smc::Batch::Layout &Layout : {Combined.back(), *Mixed}) {
+    smc::Batch Again;
+    record(Again);
+    std::vector<smc::Batch::SliceRun> Parts = Again.layoutRuns(Layout);
+    ASSERT_EQ(Parts.size(), 5u);
+    unsigned Confined = 0;
+    for (const smc::Batch::SliceRun &R : Parts)
+      if (R.smCount) {
+        ++Confined;
+        EXPECT_GT(R.workersPerSm, 0u);
+        EXPECT_EQ(R.smFirst, R.lane ? Sms / 2 : 0u);
+        EXPECT_EQ(R.smCount, R.lane ? Sms - Sms / 2 : Sms / 2);
+      }
+    EXPECT_GT(Confined, 0u) << "no launch of the layout was confined";
+    ASSERT_TRUE(Again.run(Parts, &Error)) << Error;
+    EXPECT_NE(Again.describe().find("on SMs"), std::string::npos)
+        << Again.describe();
+    expectOutputs(Expected);
+  }
+}
+
+// A launch confined to an SM range as workers runs each CTA once, and only
+// on those SMs; ranges without workers or beyond the device are refused.
+TEST_F(BatchTest, PartitionRunsEveryCtaOnceOnItsSms) {
+  const dim3 Grid(61, 47);
+  const unsigned Ctas = Grid.x * Grid.y;
+  const unsigned Sms = numSMs();
+  DeviceArray<uint32_t> Runs, SmOf;
+  SMC_CUDA_ASSERT(allocateZeroed(Ctas, Runs, SmOf));
+  const unsigned Ranges[][2] = {
+      {0, Sms / 2}, {Sms / 2, Sms - Sms / 2}, {Sms - 3, 3}, {7, 1}};
+  for (const auto &Range : Ranges) {
+    SCOPED_TRACE("SMs " + std::to_string(Range[0]) + " + " +
+                 std::to_string(Range[1]));
+    SMC_CUDA_ASSERT(cudaMemset(Runs.get(), 0, Runs.bytes()));
+    smc::Batch B;
+    ASSERT_TRUE(B.begin());
+    batchRecordSm<<<Grid, 64, 0, Streams[0]>>>(Runs.get(), SmOf.get());
+    B.end();
+    ASSERT_TRUE(B.launches().at(0).workers) << "no persistent workers";
+    std::string Error;
+    ASSERT_TRUE(
+        B.run({{0, 1, 0, Ctas, 2 * Range[1], 2, Range[0], Range[1]}}, &Error))
+        << Error;
+    SMC_CUDA_ASSERT(cudaDeviceSynchronize());
+    Bytes Counts(Runs.bytes());
+    SMC_CUDA_ASSERT(cudaMemcpy(Counts.data(), Runs.get(), Counts.size(),
+                               cudaMemcpyDeviceToHost));
+    expectAllCountsAre(Counts, 1, "CTA");
+    std::vector<uint32_t> Sm(Ctas);
+    SMC_CUDA_ASSERT(
+        cudaMemcpy(Sm.data(), SmOf.get(), Ctas * 4, cudaMemcpyDeviceToHost));
+    unsigned Outside = 0;
+    for (uint32_t S : Sm)
+      Outside += S < Range[0] || S >= Range[0] + Range[1];
+    EXPECT_EQ(Outside, 0u) << "CTAs ran outside the partition";
+  }
+  for (const smc::Batch::SliceRun &Bad :
+       {smc::Batch::SliceRun{0, 0, 0, Ctas, Ctas, 0, 0, 4},
+        smc::Batch::SliceRun{0, 0, 0, Ctas, Ctas, 2, Sms - 2, 4}}) {
+    smc::Batch B;
+    ASSERT_TRUE(B.begin());
+    batchRecordSm<<<Grid, 64, 0, Streams[0]>>>(Runs.get(), SmOf.get());
+    B.end();
+    std::string Error;
+    EXPECT_FALSE(B.run({Bad}, &Error));
+    EXPECT_NE(Error.find("confined to SMs"), std::string::npos) << Error;
+  }
 }
 
 TEST_F(BatchTest, SerialAndStreamsMatchOneByOne) {

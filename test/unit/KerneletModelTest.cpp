@@ -616,6 +616,27 @@ TEST(KerneletPlan, BrokenPlansAreRejected) {
   }
 }
 
+TEST(KerneletPlan, SmRangesAreForWorkersOnTheDevicesSms) {
+  std::vector<PendingLaunch> Launches = {launch(0, compute(1000)),
+                                         launch(1, memory(500))};
+  Launches[0].Workers = true;
+  Schedule S;
+  // Launch 0 as 4 workers per SM on SMs 66-131, launch 1 whole.
+  S.Runs = {{0, 0, 0, 1000, 264, false, 4, 66, 66}, {1, 1, 0, 500, 500}};
+  std::string Error;
+  EXPECT_TRUE(checkSchedule(Launches, S, &Error, 132)) << Error;
+  EXPECT_TRUE(std::isfinite(predictSeconds(h100(), Launches, S)));
+  EXPECT_FALSE(checkSchedule(Launches, S, &Error, 100));
+  EXPECT_NE(Error.find("SMs 66-131, beyond the device's 100"),
+            std::string::npos)
+      << Error;
+  // A range without workers: launch 1 is not confined as the original.
+  S.Runs[1] = {1, 1, 0, 500, 500, false, 0, 0, 66};
+  EXPECT_FALSE(checkSchedule(Launches, S, &Error, 132));
+  EXPECT_NE(Error.find("confined to SMs only as workers"), std::string::npos)
+      << Error;
+}
+
 TEST(KerneletPlan, NoLaunchesNoRuns) {
   Schedule S = planGreedy(h100(), {});
   EXPECT_TRUE(S.Runs.empty());

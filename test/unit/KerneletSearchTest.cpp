@@ -34,6 +34,8 @@ TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
   L.Splits[2] = Split::Slices;
   L.Splits[3] = Split::Workers;
   EXPECT_EQ(L.text(), "lane 0: 0 2s 4 | lane 1: 1 3w");
+  L.Splits[4] = Split::Partition;
+  EXPECT_EQ(L.text(), "lane 0: 0 2s 4p | lane 1: 1 3w");
 }
 
 TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
@@ -41,7 +43,24 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
   std::vector<Layout> Four = balancedLayouts(4);
   EXPECT_EQ(Four.size(), 24u * 81);
   EXPECT_EQ(balancedLayouts(4, 2).size(), 24u * 16);
-  EXPECT_EQ(balancedLayouts(4, NumSplits).size(), 24u * 625);
+  EXPECT_EQ(balancedLayouts(4, 5).size(), 24u * 625);
+  EXPECT_EQ(balancedLayouts(4, NumSplits).size(), 24u * 1296);
+  // Slices and SM partitions combined: the splits given, each order.
+  const std::vector<Split> Combined = {Split::Whole, Split::Slices,
+                                       Split::Partition};
+  std::vector<Layout> Three = balancedLayouts(4, Combined);
+  EXPECT_EQ(Three.size(), 24u * 81);
+  std::set<Layout> Distinct(Three.begin(), Three.end());
+  EXPECT_EQ(Distinct.size(), Three.size());
+  unsigned Partitioned = 0;
+  for (const Layout &L : Three)
+    for (Split How : L.Splits) {
+      EXPECT_NE(std::find(Combined.begin(), Combined.end(), How),
+                Combined.end());
+      Partitioned += How == Split::Partition;
+    }
+  EXPECT_EQ(Partitioned, 24u * 4 * 27); // a third of every stream's choices
+  EXPECT_TRUE(balancedLayouts(4, std::vector<Split>{}).empty());
   for (const Layout &L : balancedLayouts(4, 2))
     for (Split How : L.Splits)
       EXPECT_NE(How, Split::Workers);
@@ -69,8 +88,11 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
 TEST(KerneletLayout, NeighboursAreOneSplitOneMoveOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
-  // Splits, the mirror, 4 moves, 6 swaps.
-  EXPECT_EQ(N.size(), 4u * (NumSplits - 1) + 1u + 4u + 6u);
+  // Splits (the search's: no Partition), the mirror, 4 moves, 6 swaps.
+  EXPECT_EQ(N.size(), 4u * (SearchSplits - 1) + 1u + 4u + 6u);
+  for (const Layout &M : N)
+    for (Split How : M.Splits)
+      EXPECT_NE(How, Split::Partition) << M.text();
   std::set<Layout> Unique(N.begin(), N.end());
   EXPECT_EQ(Unique.size(), N.size());
   unsigned Moves = 0;
@@ -186,9 +208,29 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   // are 4 per SM, not 6.
   Launches[1].WorkersPerSmFit = 5;
   L.Splits.assign(4, Split::ManyWorkers);
-  for (const SliceRun &R : layoutRuns(M, Launches, L))
+  for (const SliceRun &R : layoutRuns(M, Launches, L)) {
     if (R.Launch == 1 || R.Launch == 2)
       EXPECT_EQ(R.WorkersPerSm, R.Launch == 1 ? 4u : 6u) << R.Launch;
+    EXPECT_EQ(R.SmCount, 0u) << R.Launch; // on every SM
+  }
+  // Partition: every worker that fits, on the lane's half of the SMs
+  // (lane 0: SMs 0-65, lane 1: 66-131); without workers, whole on every
+  // SM.
+  L.Splits.assign(4, Split::Partition);
+  for (const SliceRun &R : layoutRuns(M, Launches, L)) {
+    const PendingLaunch &P = Launches[R.Launch];
+    EXPECT_EQ(R.Ctas, P.Traits.Ctas);
+    if (!P.Workers) {
+      EXPECT_EQ(R.WorkersPerSm, 0u);
+      EXPECT_EQ(R.SmCount, 0u);
+      EXPECT_EQ(R.SliceCtas, R.Ctas);
+      continue;
+    }
+    EXPECT_EQ(R.WorkersPerSm, R.Launch == 1 ? 5u : 8u) << R.Launch;
+    EXPECT_EQ(R.SmFirst, R.Lane ? 66u : 0u) << R.Launch;
+    EXPECT_EQ(R.SmCount, 66u) << R.Launch;
+    EXPECT_EQ(R.SliceCtas, std::min(R.Ctas, R.WorkersPerSm * 66)) << R.Launch;
+  }
 }
 
 // A landscape where every stream's split and stream 3's lane each cost on
@@ -333,15 +375,16 @@ TEST(KerneletSearch, AWinnerCountsWithItsSlowestConfirmingRun) {
 }
 
 TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
-  // One stream: on either lane, a layout per split, ten in all.
+  // One stream: on either lane, a layout per split the search tries, ten in
+  // all.
   LayoutSearch Search(streamsLayout(1));
   std::set<Layout> Ran;
   while (!Search.settled()) {
     Ran.insert(Search.next());
     Search.measured(Search.next().Splits[0] == Split::Workers ? 0.5 : 1.0);
   }
-  EXPECT_EQ(Ran.size(), size_t(2 * NumSplits));
-  EXPECT_EQ(Search.trials(), 2 * NumSplits + 3); // the winner ran 4 times
+  EXPECT_EQ(Ran.size(), size_t(2 * SearchSplits));
+  EXPECT_EQ(Search.trials(), 2 * SearchSplits + 3); // the winner ran 4 times
   EXPECT_EQ(Search.best().Splits[0], Split::Workers);
 }
 
