@@ -74,6 +74,8 @@ cudaError_t launchRequest(LaunchRequest Req) {
   }
   if (P->Variant == Variant::Auto)
     return launchAuto(Req, Device, *P);
+  if (P->Variant == Variant::Locality)
+    return launchLocality(Req, Device, *P);
   // A stream of higher priority takes SMs from yielding launches
   // (Priorities.cpp); a partitioned stream keeps to its partition.
   if (!Req.Partition && urgentLaunch(*P, Req.effectiveStream()))

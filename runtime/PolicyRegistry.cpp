@@ -95,9 +95,9 @@ const Policy &policyById(uint32_t Id) { return globals().Policies[Id]; }
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM) {
   Policy P = policyById(Id);
-  // Policy auto confined (its share, or a partitioned stream's SMs): the
-  // default SM-centric policy there.
-  if (P.variant == Variant::Auto) {
+  // Policy auto confined (its share, or a partitioned stream's SMs), or
+  // locality on a partitioned stream: the default SM-centric policy there.
+  if (P.variant == Variant::Auto || P.variant == Variant::Locality) {
     bool Urgent = P.urgent;
     P = Policy();
     P.urgent = Urgent;

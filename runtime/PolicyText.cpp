@@ -36,8 +36,8 @@ public:
     if (Name.find('=') != std::string::npos)
       return fail("kernel name '" + Name + "' contains '='");
     if (Action.empty())
-      return fail("missing action after '=' (expected original, smc, slice "
-                  "or auto)");
+      return fail("missing action after '=' (expected original, smc, slice, "
+                  "auto or locality)");
     Out.Name = Name == "*" ? Name : normalizeKernelName(Name);
     return parseAction(Action, Out.Policy);
   }
@@ -101,10 +101,12 @@ private:
       Policy = Policy::slice(0);
     } else if (Ident == "auto") {
       Policy = Policy::automatic();
+    } else if (Ident == "locality") {
+      Policy = Policy::locality();
     } else {
       std::string Shown = Ident.empty() ? Action : Ident;
       return fail("unknown action '" + Shown +
-                  "' (expected original, smc, slice or auto)");
+                  "' (expected original, smc, slice, auto or locality)");
     }
     if (Rest.empty())
       return true;

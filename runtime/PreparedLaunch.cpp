@@ -71,6 +71,11 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     P->AutoName = profileName(K.Source, Grid, Block);
     return P;
   }
+  if (Policy.variant == Variant::Locality) {
+    // Tried and chosen per launch (LocalityLaunch.cpp).
+    P->Variant = Variant::Locality;
+    return P;
+  }
 
   auto FallBack = [&](const std::string &Reason) {
     P->Reason = Reason;
@@ -216,6 +221,8 @@ const char *variantName(Variant V) {
     return "slice";
   case Variant::Auto:
     return "auto";
+  case Variant::Locality:
+    return "locality";
   case Variant::Original:
     break;
   }

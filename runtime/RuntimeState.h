@@ -21,6 +21,8 @@
 //   ConfinedLaunches.cpp worker grids of launches confined to SMs
 //   Priorities.cpp       launches on higher-priority streams take SMs from
 //                        yielding SM-centric launches
+//   LocalityLaunch.cpp   policy locality: placements tried, fastest kept
+//                        (LocalityChoice.h)
 //   AutoLaunch.cpp       policy auto: the co-run scheduler decides each
 //                        launch (AutoPolicy.h, CoRunScheduler.h)
 //   Batch.cpp            smc::Batch: launches recorded, then run as slices
@@ -103,6 +105,9 @@ struct LaunchRequest {
   unsigned ConfinedWorkersPerSM = 0;
   // Policy auto: what the co-run scheduler chose and why (SMC_STATS).
   const std::string *AutoDecision = nullptr;
+  // Policy locality: the trial this launch is, or what was chosen and why
+  // (SMC_STATS).
+  const std::string *LocalityChoice = nullptr;
   // Not NoForcedPolicy: the id of the policy this launch runs under,
   // whatever the kernel's (smc::Batch's slices and workers, Batch.cpp).
   uint32_t ForcedPolicyId = NoForcedPolicy;
@@ -307,6 +312,11 @@ struct Prepared {
   // none (AutoLaunch.cpp's lock).
   std::string AutoName;
   bool AutoTold = false;
+  // Policy locality (Variant::Locality, LocalityLaunch.cpp): the placement
+  // chosen for this configuration once its trials are in (null before),
+  // and the trials (under LocalityLaunch.cpp's lock).
+  std::atomic<Prepared *> LocalityChosen{nullptr};
+  std::shared_ptr<struct LocalityTuning> LocalityTuning;
   // The policy marks every launch urgent (Policy::urgent).
   bool Urgent = false;
   // The policy's chunk order (SMC_STATS records it).
@@ -582,6 +592,15 @@ void yieldIfAlwaysOn(DeviceState &Dev);
 // original, or the SM-centric variant on the SMs the co-run scheduler gives
 // it beside the launches of policy auto in flight.
 cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P);
+
+//===----------------------------------------------------------------------===//
+// Policy locality (LocalityLaunch.cpp), no lock held
+//===----------------------------------------------------------------------===//
+
+// Launches a request whose prepared launch is `P` (Variant::Locality): a
+// timed trial of one of the placements LocalityChoice.h lists while the
+// configuration's trials run, then the placement chosen.
+cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P);
 
 //===----------------------------------------------------------------------===//
 // Kernels (KernelRegistry.cpp), Globals::Mutex held

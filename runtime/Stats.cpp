@@ -72,6 +72,8 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
     J["reason"] = R.Reason;
   if (!R.Auto.empty())
     J["auto"] = R.Auto;
+  if (!R.LocalityChoice.empty())
+    J["locality_choice"] = R.LocalityChoice;
   J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
   J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
   J["shared_mem"] = R.SharedMem;

@@ -38,6 +38,8 @@ struct LaunchRecord {
   const char *Variant = "original"; // "original", "smc" or "slice"
   std::string Reason; // why the original ran instead of the policy's choice
   std::string Auto;   // policy auto: what the co-run scheduler chose, and why
+  // Policy locality: "trial of <placement>", or what was chosen and why.
+  std::string LocalityChoice;
   unsigned Grid[3] = {1, 1, 1};
   unsigned Block[3] = {1, 1, 1};
   size_t SharedMem = 0;

@@ -18,6 +18,8 @@ stats::LaunchRecord baseRecord(const Prepared &P, const LaunchRequest &Req) {
   stats::LaunchRecord R;
   if (Req.AutoDecision)
     R.Auto = *Req.AutoDecision;
+  if (Req.LocalityChoice)
+    R.LocalityChoice = *Req.LocalityChoice;
   R.Kernel = P.Kernel->Source;
   R.Mangled = P.Kernel->Mangled;
   if (P.Kernel->InfoProblem.empty())

@@ -25,6 +25,12 @@
 //                       affinity (no edge passes the threshold, so chunk c
 //                       goes to SM c mod SMs: the interleaved order as a
 //                       table, one chunk per claim)
+//   <name>/smc-locality policy locality (smc::Policy::locality()): each
+//                       kernel's placement chosen by timed trials on its
+//                       first launches; the check runs after each of the
+//                       first runs, trials included, and counter
+//                       trial_run_ms is their mean time (the timed runs
+//                       come after the choice)
 // The policy is set for every kernel in WorkloadInfo::kernelNames.  Each
 // iteration times one Workload::run() with CUDA events on a dedicated stream
 // (manual time), after warm-up runs.  Before its first timing a workload is
@@ -55,6 +61,7 @@
 #include <list>
 #include <map>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -77,6 +84,9 @@ struct VariantSpec {
   // The placement is METIS's table even where a cheaper order keeps about
   // as much (AffinityOptions::cheapestOrder false).
   bool tableOnly = false;
+  // Runs the form needs before its runs are what it settled on (policy
+  // locality's trials), each checked and timed when verified.
+  int trialRuns = 0;
   bool affinity() const { return affinityThreshold > 0; }
 };
 
@@ -95,7 +105,10 @@ const std::vector<VariantSpec> &clusterVariants() {
       {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2},
       {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
       {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
-      {"smc-table", smc::Policy::smCentric(), 1, 2.0, true}};
+      {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},
+      // Three placements at most, three timed launches each, then the
+      // choice (runtime/LocalityChoice.h).
+      {"smc-locality", smc::Policy::locality(), 1, 0, false, 10}};
   return list;
 }
 
@@ -117,6 +130,8 @@ struct Entry {
   std::map<std::string, std::string> variantError;
   // The placements of the affinity forms, once built.
   std::map<std::string, smc::AffinityReport> affinity;
+  // Per form with trial runs: their mean time in ms.
+  std::map<std::string, double> trialRunMs;
 };
 
 // What registerWorkloadBenchmarks() was given.
@@ -174,9 +189,21 @@ std::string applyForm(Entry &e, const VariantSpec &v) {
   return "";
 }
 
-// Runs the workload once under each form and checks its outputs.
+std::string timeOneRun(Workload &w, cudaEvent_t start, cudaEvent_t stop,
+                       float &ms);
+
+// Runs the workload once under each form (a form with trial runs: once per
+// trial and once more) and checks its outputs after every run.
 void verify(Entry &e) {
   e.verified = true;
+  struct Events {
+    cudaEvent_t start = nullptr, stop = nullptr;
+    ~Events() {
+      for (cudaEvent_t event : {start, stop})
+        if (event)
+          cudaEventDestroy(event);
+    }
+  } events;
   for (const VariantSpec *vp : e.forms) {
     const VariantSpec &v = *vp;
     std::string failure = applyForm(e, v);
@@ -201,13 +228,32 @@ void verify(Entry &e) {
                    a.graphSeconds * 1e3, a.partitionSeconds * 1e3);
     }
     try {
-      e.workload->resetOutputs(suiteStream);
-      e.workload->run(suiteStream);
-      CheckResult r = e.workload->check();
-      std::fprintf(stderr, "%s: %s/%s check: %s\n", program, e.name.c_str(),
-                   v.name, r.summary().c_str());
-      if (!r.ok)
-        failure = "check failed: " + r.summary();
+      // One checked run, or one per trial run and one after them.
+      double trialMs = 0;
+      if (!events.start && (cudaEventCreate(&events.start) != cudaSuccess ||
+                            cudaEventCreate(&events.stop) != cudaSuccess))
+        throw std::runtime_error("cudaEventCreate failed");
+      for (int run = 0; run <= v.trialRuns && failure.empty(); ++run) {
+        e.workload->resetOutputs(suiteStream);
+        float ms = 0;
+        if (std::string err =
+                timeOneRun(*e.workload, events.start, events.stop, ms);
+            !err.empty())
+          throw std::runtime_error(err);
+        if (run < v.trialRuns)
+          trialMs += ms;
+        CheckResult r = e.workload->check();
+        if (run == v.trialRuns)
+          std::fprintf(stderr, "%s: %s/%s check%s: %s\n", program,
+                       e.name.c_str(), v.name,
+                       v.trialRuns ? "s after every trial" : "",
+                       r.summary().c_str());
+        if (!r.ok)
+          failure = "check failed (run " + std::to_string(run + 1) +
+                    "): " + r.summary();
+      }
+      if (v.trialRuns)
+        e.trialRunMs[v.name] = trialMs / v.trialRuns;
     } catch (const std::exception &ex) {
       failure = std::string("check run failed: ") + ex.what();
       cudaGetLastError();
@@ -352,6 +398,8 @@ void timeVariant(benchmark::State &state, Entry &e, const VariantSpec &v) {
   if (estimate.flops > 0)
     state.counters["FLOPS"] = benchmark::Counter(estimate.flops * iterations,
                                                  benchmark::Counter::kIsRate);
+  if (auto trial = e.trialRunMs.find(v.name); trial != e.trialRunMs.end())
+    state.counters["trial_run_ms"] = trial->second;
   if (v.affinity()) {
     const smc::AffinityReport &a = e.affinity[v.name];
     state.counters["inspect_ms"] = a.inspectSeconds * 1e3;

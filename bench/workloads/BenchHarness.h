@@ -29,7 +29,9 @@ struct BenchWorkload {
 // with `localityForms` also <name>/smc-cluster (SM-centric, tile clusters of
 // the per-SM target: smc(order=cluster(tile))) for those with 2-D or 3-D
 // grids and <name>/smc-affinity (smc::placeByAffinity on
-// Workload::chunkReads) for the irregular ones; set up at `size` when first
+// Workload::chunkReads) for the irregular ones, and <name>/smc-locality
+// (policy locality: placements tried, the fastest kept) for every workload;
+// set up at `size` when first
 // timed and timed after `warmUpRuns` runs; no CUDA calls.  `program` prefixes
 // the harness's messages (on stderr).
 void registerWorkloadBenchmarks(const char *program,

@@ -33,7 +33,12 @@ namespace smc {
 // policy Auto in flight on the device: the original (sharing the GPU as the
 // hardware places CTAs), or the SM-centric variant on an SM range of its
 // own where a partition is predicted to beat sharing.
-enum class Variant { Original, SMCentric, Slice, Auto };
+// Locality: per launch configuration, the placement that ran fastest of the
+// original, the SM-centric variant in the interleaved order and the order
+// the kernel's CTA locality class suggests (clusters along x, y or in
+// tiles; contiguous for irregular), each tried on the first launches and
+// timed; the original unless another beats it by 2%.
+enum class Variant { Original, SMCentric, Slice, Auto, Locality };
 
 // The order in which an SM-centric launch puts chunks (original CTAs) into
 // the per-SM queues.  Interleaved is the default: the chunks running at any
@@ -142,6 +147,11 @@ struct Policy {
   static Policy automatic() {
     Policy p;
     p.variant = Variant::Auto;
+    return p;
+  }
+  static Policy locality() {
+    Policy p;
+    p.variant = Variant::Locality;
     return p;
   }
   static Policy slice(unsigned sliceSize) {

@@ -15,6 +15,8 @@
 //  - BlockSum3D: a shared-memory tree reduction per CTA on 3-D grids;
 //  - EarlyExitFilter2D: an image filter whose threads outside the image
 //    return before the barrier (one-chunk mode).
+// LocalityPolicyKeepsResultsWhileItTriesPlacements: policy locality's
+// trials and choice (twelve launches) give the original's bytes.
 // ClustersStayOnOneSM sets the policy by its SMC_POLICY text and records
 // each chunk's %smid: the clusters must run whole on the SM they were dealt
 // to (round robin over the set), which the original does not do.
@@ -215,6 +217,35 @@ TEST_F(ClusterOrder, BoxFilter2D) {
         },
         clusterPolicies()));
   }
+}
+
+// Policy locality tries, on a configuration's first launches, the original,
+// the interleaved __smc and the cluster order of the kernel's locality class,
+// three timed launches each, then keeps the fastest: every one of those
+// launches, and the ones after the choice, must give the original's bytes
+// (check_stats.py checks the trials and the choice in the SMC_STATS records).
+TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
+  const int Width = 1024, Height = 768;
+  dim3 Grid(ceilDiv(Width, kFilterTile), ceilDiv(Height, kFilterTile));
+  size_t Pixels = static_cast<size_t>(Width) * Height;
+  DeviceArray<uint32_t> In, Out, Counts;
+  SMC_CUDA_ASSERT(In.upload(randomWords(Pixels, 37)));
+  SMC_CUDA_ASSERT(Out.allocate(Pixels));
+  SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
+  std::vector<NamedPolicy> Launches;
+  for (unsigned I = 1; I <= 12; ++I)
+    Launches.push_back(
+        {"locality, launch " + std::to_string(I), smc::Policy::locality()});
+  ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
+      symbolOf(clusterBoxFilter),
+      {{Counts.get(), Counts.bytes(), Buffer::Counter, "counts"},
+       {Out.get(), Out.bytes(), Buffer::Output, "out"}},
+      [&] {
+        clusterBoxFilter<<<Grid, dim3(kFilterTile, kFilterTile)>>>(
+            In.get(), Out.get(), Counts.get(), Width, Height);
+        return cudaGetLastError();
+      },
+      Launches));
 }
 
 TEST_F(ClusterOrder, BlockSum3D) {

@@ -15,6 +15,10 @@
 #  - a loop-mode launch claims 0 to 16 chunks at once (claim_batch: an
 #    eighth of each worker's chunks, 1 to 16; 1 on a partitioned stream, 0
 #    when yielding), any other launch 1;
+#  - policy locality: per kernel and grid, the launches' locality_choice
+#    records are trials first ("trial of <placement>", the same number of
+#    each placement, at most LOCALITY_SAMPLES), then only the choice ("chose
+#    <placement> ..."), a placement that was tried;
 #  - without a --gtest_filter: every kernel the tests launch under SMC
 #    policies has records of the variants the tests ask for, including
 #    dynSmemReverse with more than 48 KiB of dynamic shared memory, and
@@ -75,6 +79,46 @@ BIG_SHARED = 48 * 1024
 # The chunk orders whose loop-mode launches must include batched claims.
 BATCHED_ORDERS = {"interleaved", "contiguous", "table", "cluster"}
 MAX_CLAIM_BATCH = 16  # SMC_MAX_CLAIM_BATCH (abi.h)
+LOCALITY_SAMPLES = 3  # LocalityTrials' samples per placement
+# Kernels whose launches under policy locality must reach a choice.
+LOCALITY_CHOSEN = {"clusterBoxFilter"}
+
+
+def check_locality(records):
+    problems = []
+    runs = defaultdict(list)  # (kernel, grid) -> locality_choice texts
+    for r in records:
+        if "locality_choice" in r:
+            runs[(base_name(r.get("kernel", "?")), str(r.get("grid")))].append(
+                r["locality_choice"])
+    chosen = set()
+    for (kernel, grid), notes in sorted(runs.items()):
+        where = "policy locality, %s grid %s" % (kernel, grid)
+        trials = defaultdict(int)
+        choice_seen = False
+        for note in notes:
+            if note.startswith("trial of "):
+                if choice_seen:
+                    problems.append("%s: a trial after the choice" % where)
+                    break
+                trials[note[len("trial of "):]] += 1
+            elif note.startswith("chose "):
+                choice_seen = True
+                placement = note[len("chose "):].split(":")[0].split(" (")[0]
+                if trials and placement not in trials:
+                    problems.append("%s: chose %s, which was not tried"
+                                    % (where, placement))
+            else:
+                problems.append("%s: locality_choice %r" % (where, note))
+        counts = set(trials.values())
+        if choice_seen and trials and counts != {LOCALITY_SAMPLES}:
+            problems.append("%s: trials before the choice %s, not %d of each"
+                            % (where, dict(trials), LOCALITY_SAMPLES))
+        if trials and len(trials) < 2:
+            problems.append("%s: only %s tried" % (where, dict(trials)))
+        if choice_seen:
+            chosen.add(kernel)
+    return chosen, problems
 
 
 def base_name(kernel):
@@ -126,7 +170,12 @@ def check(records, full_run):
         elif batch != 1:
             problems.append("%s: claim_batch %d outside loop mode"
                             % (where, batch))
+    chosen, locality_problems = check_locality(records)
+    problems += locality_problems
     if full_run:
+        for kernel in sorted(LOCALITY_CHOSEN - chosen):
+            problems.append("%s: no launch of policy locality reached a "
+                            "choice" % kernel)
         for kernel, variants in REQUIRED.items():
             missing = variants - set(seen.get(kernel, {}))
             if missing:

@@ -81,8 +81,20 @@ TEST(PolicyText, Auto) {
   expectRuleError("k=auto(workers=2)", "k=auto(workers=2)",
                   "unknown option 'workers' (auto takes only urgent)");
   expectRuleError("k=automatic", "k=automatic",
-                  "unknown action 'automatic' (expected original, smc, slice "
-                  "or auto)");
+                  "unknown action 'automatic' (expected original, smc, slice, "
+                  "auto or locality)");
+}
+
+TEST(PolicyText, Locality) {
+  auto Rules = parseOk("*=locality; mm=smc");
+  ASSERT_EQ(Rules.size(), 2u);
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Locality);
+  Policy Urgent = parseOk("k=locality(urgent)")[0].Policy;
+  EXPECT_EQ(Urgent.variant, Variant::Locality);
+  EXPECT_TRUE(Urgent.urgent);
+  expectRuleError("k=locality(order=contiguous)",
+                  "k=locality(order=contiguous)",
+                  "unknown option 'order' (locality takes only urgent)");
 }
 
 TEST(PolicyText, SmcOptions) {

@@ -1,0 +1,87 @@
+//===- LocalityChoice.h - Placements tried, the fastest kept -*- C++ -*-===//
+//
+// Policy locality (SMC_POLICY 'k=locality', smc::Policy::locality()) picks,
+// per launch configuration, the placement of the kernel's CTAs that ran
+// fastest: its original (no placement: the hardware's), its SM-centric
+// variant in the interleaved order, and the order its CTA locality class
+// (the pass's LocalityAnalysis) suggests - clusters of neighbours along x,
+// along y or in tiles (CTA-Clustering, ASPLOS'17) for x, y and tile, the
+// contiguous order (neighbouring chunk ids on one SM: the order that kept a
+// banded sparse matrix's affinity) for irregular, z and unknown.  On an H100
+// no cache-size rule predicted which of these wins (clusters raised L1 hits
+// and cut L2 traffic yet ran slower; README, "CTA locality"), so the choice
+// is measured: the first launches of a configuration run the candidates in
+// turn, each timed, and the fastest by median is kept if it beats the
+// original by MinGain, else the original.  Pure logic: no CUDA.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_LOCALITYCHOICE_H
+#define SMC_RUNTIME_LOCALITYCHOICE_H
+
+#include "smc/smc.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace smc {
+
+struct LocalityCandidate {
+  std::string Name; // "original", "smc", "smc(order=cluster(tile))", ...
+  Policy Placement;
+};
+
+// The placements tried for a kernel of class Locality (an SmcLocality):
+// the original first, then the interleaved SM-centric variant, then the
+// class's order (none for class none).  Each carries Urgent.
+std::vector<LocalityCandidate> localityCandidates(uint32_t Locality,
+                                                  bool Urgent = false);
+
+// The trials of one launch configuration.  Candidate 0 is the original:
+// what runs while trials are in flight and nothing is decided, and the
+// choice unless another beats it.
+class LocalityTrials {
+public:
+  explicit LocalityTrials(unsigned Candidates, unsigned Samples = 3,
+                          double MinGain = 0.02);
+
+  // The candidate the next launch runs, and whether it is a timed trial:
+  // while undecided, the candidates in turn until each has been launched
+  // Samples times (the original then runs untimed until the trials'
+  // times are in); once decided, the choice, untimed.
+  struct Next {
+    unsigned Candidate = 0;
+    bool Timed = false;
+  };
+  Next next();
+  // A timed launch of Candidate took Seconds (> 0).
+  void measured(unsigned Candidate, double Seconds);
+  // A timed launch of Candidate gave no time: it is launched once more.
+  void lost(unsigned Candidate);
+  // Candidate cannot run for this configuration (its variant is missing):
+  // it is no longer tried.  The original cannot be dropped.
+  void drop(unsigned Candidate);
+
+  bool decided() const { return Decided; }
+  unsigned chosen() const { return Chosen; }
+  // The median of Candidate's times so far (0: none).
+  double medianSeconds(unsigned Candidate) const;
+  // "chose smc(order=cluster(tile)): 0.95 of the original (medians:
+  // original 1.021 ms, smc 1.090 ms, ...)" from Names, once decided.
+  std::string summary(const std::vector<std::string> &Names) const;
+
+private:
+  void decideIfComplete();
+
+  std::vector<std::vector<double>> Times;
+  std::vector<unsigned> Launched;
+  std::vector<bool> Dropped;
+  unsigned Samples;
+  double MinGain;
+  unsigned Turn = 0;
+  bool Decided = false;
+  unsigned Chosen = 0;
+};
+
+} // namespace smc
+
+#endif // SMC_RUNTIME_LOCALITYCHOICE_H
