@@ -13,7 +13,16 @@ ratios) and the three largest stall reasons.  Collect the logs with:
       build/bench/workloads/smc_workloads_gpu_check --size default --reps 0 W...
   (the same with SMC_POLICY='*=smc' and smc_workloads_gpu_check_smc: smc.csv)
 
-Usage: ncu_compare.py orig.csv smc.csv
+With --memory it prints, instead, what a placement changes in the memory
+system: duration, L1 and L2 hit rates, DRAM bytes read, L1-to-L2 read
+sectors and achieved occupancy, from logs collected with
+
+  ncu --metrics gpu__time_duration.sum,l1tex__t_sector_hit_rate.pct,\
+lts__t_sector_hit_rate.pct,dram__bytes_read.sum,\
+lts__t_sectors_srcunit_tex_op_read.sum,\
+sm__warps_active.avg.pct_of_peak_sustained_active --csv --page raw -c 30 ...
+
+Usage: ncu_compare.py [--memory] orig.csv smc.csv
 """
 import csv
 import subprocess
@@ -52,8 +61,34 @@ def stalls(row):
                    k.endswith("per_issue_active.ratio")), reverse=True)
 
 
+def memory(orig, smc):
+    print(f"{'kernel':20} {'orig us':>8} {'smc us':>8} {'ratio':>5} "
+          f"{'L1 hit %':>11} {'L2 hit %':>11} {'DRAM read MB':>13} "
+          f"{'L1->L2 read sectors (M)':>24} {'achieved occ %':>14}")
+    for name, runs in orig.items():
+        if name not in smc:
+            continue
+        o, s = runs[-1], smc[name][-1]
+
+        def pair(key, scale=1.0, fmt="%.1f"):
+            return (fmt % (num(o, key) / scale)) + "/" + (fmt % (num(s, key) / scale))
+        to, ts = num(o, "gpu__time_duration.sum"), num(s, "gpu__time_duration.sum")
+        print(f"{name[:20]:20} {to / 1e3:8.1f} {ts / 1e3:8.1f} {ts / to:5.2f} "
+              f"{pair('l1tex__t_sector_hit_rate.pct'):>11} "
+              f"{pair('lts__t_sector_hit_rate.pct'):>11} "
+              f"{pair('dram__bytes_read.sum', 1e6, '%.0f'):>13} "
+              f"{pair('lts__t_sectors_srcunit_tex_op_read.sum', 1e6):>24} "
+              f"{pair('sm__warps_active.avg.pct_of_peak_sustained_active'):>14}")
+
+
 def main():
-    orig, smc = load(sys.argv[1]), load(sys.argv[2])
+    args = [a for a in sys.argv[1:] if a != "--memory"]
+    if len(args) != 2:
+        sys.exit("usage: ncu_compare.py [--memory] orig.csv smc.csv")
+    orig, smc = load(args[0]), load(args[1])
+    if "--memory" in sys.argv[1:]:
+        memory(orig, smc)
+        return
     print(f"{'kernel':20} {'orig us':>8} {'smc us':>8} {'ratio':>5} {'regs':>5} "
           f"{'theo occ%':>9} {'achieved%':>11} {'cyc/inst':>9}  top stalls orig | smc")
     for name, runs in orig.items():
