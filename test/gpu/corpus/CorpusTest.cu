@@ -14,6 +14,9 @@
 //     that the call finished while the hog still held its SMs (had it not,
 //     the call stalled behind the co-runner); releases the hog and checks
 //     the result.
+// Library/CorpusLocality.EveryTrialMatches/<program> runs the call eleven
+// times under "*=locality" (every placement's trials, then the choice),
+// checking each result; Library/CorpusBatch records it into an smc::Batch.
 // It prints `corpus-timing: <program> <policy> alone_ms=... corun_ms=...
 // ratio=...` (never a pass condition) and records it for SMC_CORPUS_JSON.
 // A watchdog ends the process (exit 3) if a run does not finish in 120 s:
@@ -372,6 +375,40 @@ TEST_P(CorpusBatch, SlicesAndWorkersMatch) {
 
 INSTANTIATE_TEST_SUITE_P(Library, CorpusBatch,
                          ::testing::ValuesIn(batchablePrograms()));
+
+//===--- Policy locality
+//---------------------------------------------------===//
+
+/// Policy locality runs, on each kernel configuration's first launches, the
+/// original, the interleaved __smc and its class's order in turn (three of
+/// each), then the one it keeps.  The library call under "*=locality",
+/// eleven times, each result checked: every placement tried, and the
+/// choice, give the library's results.
+class CorpusLocality : public smctest::SmcGpuTest,
+                       public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(CorpusLocality, EveryTrialMatches) {
+  const std::string &Name = GetParam();
+  auto It = std::find_if(allPrograms().begin(), allPrograms().end(),
+                         [&](const ProgramEntry &E) { return E.Name == Name; });
+  ASSERT_NE(It, allPrograms().end());
+  Resources &R = Resources::get();
+  SMC_CUDA_ASSERT(R.Status);
+  std::string Error;
+  ASSERT_TRUE(smc::setPolicyText("*=locality", &Error)) << Error;
+  std::unique_ptr<Program> P = It->Make();
+  ASSERT_NO_FATAL_FAILURE(P->setUp());
+  for (int Run = 1; Run <= 11; ++Run) {
+    std::string When = "locality, run " + std::to_string(Run);
+    float Ms = 0;
+    ASSERT_NO_FATAL_FAILURE(
+        timedRun(*P, R.LibStream, R, Name + " " + When, Ms));
+    ASSERT_NO_FATAL_FAILURE(P->check(When));
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Library, CorpusLocality,
+                         ::testing::ValuesIn(programNames()));
 
 INSTANTIATE_TEST_SUITE_P(Library, Corpus,
                          ::testing::Combine(::testing::ValuesIn(programNames()),
