@@ -12,22 +12,29 @@
 
 namespace smc {
 
-std::vector<LocalityCandidate> localityCandidates(uint32_t Locality,
-                                                  bool Urgent) {
+std::vector<LocalityCandidate>
+localityCandidates(uint32_t Locality, bool Urgent, unsigned ThrottledWorkers) {
   std::vector<LocalityCandidate> Out = {{"original", Policy::original()},
                                         {"smc", Policy::smCentric()}};
+  auto Clusters = [&](ClusterDir Dir, const char *Name) {
+    Out.push_back({std::string("smc(order=cluster(") + Name + "))",
+                   Policy::clustered(Dir)});
+    if (ThrottledWorkers)
+      Out.push_back({"smc(workers=" + std::to_string(ThrottledWorkers) +
+                         ",order=cluster(" + Name + "))",
+                     Policy::clustered(Dir, 0, ThrottledWorkers)});
+  };
   switch (Locality) {
   case SMC_LOCALITY_NONE:
     break;
   case SMC_LOCALITY_X:
-    Out.push_back({"smc(order=cluster(x))", Policy::clustered(ClusterDir::X)});
+    Clusters(ClusterDir::X, "x");
     break;
   case SMC_LOCALITY_Y:
-    Out.push_back({"smc(order=cluster(y))", Policy::clustered(ClusterDir::Y)});
+    Clusters(ClusterDir::Y, "y");
     break;
   case SMC_LOCALITY_TILE:
-    Out.push_back(
-        {"smc(order=cluster(tile))", Policy::clustered(ClusterDir::Tile)});
+    Clusters(ClusterDir::Tile, "tile");
     break;
   default: // irregular, z (clusters never span z planes), unknown
     Out.push_back({"smc(order=contiguous)",

@@ -7,7 +7,8 @@
 // (the pass's LocalityAnalysis) suggests - clusters of neighbours along x,
 // along y or in tiles (CTA-Clustering, ASPLOS'17) for x, y and tile, the
 // contiguous order (neighbouring chunk ids on one SM: the order that kept a
-// banded sparse matrix's affinity) for irregular, z and unknown.  On an H100
+// banded sparse matrix's affinity) for irregular, z and unknown; the
+// cluster orders also throttled to half the workers that fit.  On an H100
 // no cache-size rule predicted which of these wins (clusters raised L1 hits
 // and cut L2 traffic yet ran slower; README, "CTA locality"), so the choice
 // is measured: the first launches of a configuration run the candidates in
@@ -32,9 +33,13 @@ struct LocalityCandidate {
 
 // The placements tried for a kernel of class Locality (an SmcLocality):
 // the original first, then the interleaved SM-centric variant, then the
-// class's order (none for class none).  Each carries Urgent.
-std::vector<LocalityCandidate> localityCandidates(uint32_t Locality,
-                                                  bool Urgent = false);
+// class's order (none for class none), and for the cluster orders the same
+// throttled to ThrottledWorkers per SM where that is not 0 (fewer workers
+// sharing an SM's L1: CTA-Clustering's throttling, its degree left to the
+// trials).  Each carries Urgent.
+std::vector<LocalityCandidate>
+localityCandidates(uint32_t Locality, bool Urgent = false,
+                   unsigned ThrottledWorkers = 0);
 
 // The trials of one launch configuration.  Candidate 0 is the original:
 // what runs while trials are in flight and nothing is decided, and the

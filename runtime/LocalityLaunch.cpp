@@ -129,8 +129,18 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
     uint32_t Class = P.Kernel->InfoProblem.empty()
                          ? P.Kernel->Info.locality
                          : uint32_t(SMC_LOCALITY_UNKNOWN);
-    P.LocalityTuning =
-        std::make_shared<LocalityTuning>(localityCandidates(Class, P.Urgent));
+    // Clusters are also tried throttled, to half the workers that fit.
+    unsigned Throttled = 0;
+    if (const driver::Api *Api = driver::api()) {
+      std::lock_guard<std::mutex> GlobalLock(globals().Mutex);
+      Occupancy Occ;
+      if (occupancy(*P.Kernel, Req.Shape.Block, Req.Shape.SharedMem, *Api,
+                    Occ) &&
+          Occ.Variant >= 2)
+        Throttled = unsigned(Occ.Variant) / 2;
+    }
+    P.LocalityTuning = std::make_shared<LocalityTuning>(
+        localityCandidates(Class, P.Urgent, Throttled));
   }
   LocalityTuning &T = *P.LocalityTuning;
   collectTimes(T);

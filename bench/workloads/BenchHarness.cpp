@@ -106,9 +106,9 @@ const std::vector<VariantSpec> &clusterVariants() {
       {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
       {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
       {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},
-      // Three placements at most, three timed launches each, then the
+      // Four placements at most, three timed launches each, then the
       // choice (runtime/LocalityChoice.h).
-      {"smc-locality", smc::Policy::locality(), 1, 0, false, 10}};
+      {"smc-locality", smc::Policy::locality(), 1, 0, false, 13}};
   return list;
 }
 

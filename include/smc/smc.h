@@ -36,8 +36,9 @@ namespace smc {
 // Locality: per launch configuration, the placement that ran fastest of the
 // original, the SM-centric variant in the interleaved order and the order
 // the kernel's CTA locality class suggests (clusters along x, y or in
-// tiles; contiguous for irregular), each tried on the first launches and
-// timed; the original unless another beats it by 2%.
+// tiles, also throttled to half the workers; contiguous for irregular),
+// each tried on the first launches and timed; the original unless another
+// beats it by 2%.
 enum class Variant { Original, SMCentric, Slice, Auto, Locality };
 
 // The order in which an SM-centric launch puts chunks (original CTAs) into

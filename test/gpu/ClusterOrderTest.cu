@@ -16,7 +16,7 @@
 //  - EarlyExitFilter2D: an image filter whose threads outside the image
 //    return before the barrier (one-chunk mode).
 // LocalityPolicyKeepsResultsWhileItTriesPlacements: policy locality's
-// trials and choice (twelve launches) give the original's bytes.
+// trials and choice (fifteen launches) give the original's bytes.
 // ClustersStayOnOneSM sets the policy by its SMC_POLICY text and records
 // each chunk's %smid: the clusters must run whole on the SM they were dealt
 // to (round robin over the set), which the original does not do.
@@ -220,9 +220,10 @@ TEST_F(ClusterOrder, BoxFilter2D) {
 }
 
 // Policy locality tries, on a configuration's first launches, the original,
-// the interleaved __smc and the cluster order of the kernel's locality class,
-// three timed launches each, then keeps the fastest: every one of those
-// launches, and the ones after the choice, must give the original's bytes
+// the interleaved __smc and the cluster order of the kernel's locality class
+// (also throttled), three timed launches each, then keeps the fastest: every
+// one of those launches, and the ones after the choice, must give the
+// original's bytes
 // (check_stats.py checks the trials and the choice in the SMC_STATS records).
 TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
   const int Width = 1024, Height = 768;
@@ -233,7 +234,7 @@ TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
   SMC_CUDA_ASSERT(Out.allocate(Pixels));
   SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
   std::vector<NamedPolicy> Launches;
-  for (unsigned I = 1; I <= 12; ++I)
+  for (unsigned I = 1; I <= 15; ++I)
     Launches.push_back(
         {"locality, launch " + std::to_string(I), smc::Policy::locality()});
   ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(

@@ -1,11 +1,11 @@
 //===- LocalityChoiceTest.cpp - Tests of policy locality's trials ---------===//
 //
 // Each CTA locality class gets the original, the interleaved __smc and its
-// own order as candidates; the trials launch every candidate in turn,
-// Samples times, timed; the original runs untimed while times are missing;
-// the fastest median is kept only if it beats the original's by MinGain;
-// candidates that cannot run are dropped, lost samples are launched again,
-// and the summary names the choice and every median.
+// own order as candidates (cluster orders also throttled); the trials launch
+// every candidate in turn, Samples times, timed; the original runs untimed
+// while times are missing; the fastest median is kept only if it beats the
+// original's by MinGain; candidates that cannot run are dropped, lost samples
+// are launched again, and the summary names the choice and every median.
 //===----------------------------------------------------------------------===//
 #include "LocalityChoice.h"
 
@@ -53,6 +53,19 @@ TEST(LocalityChoice, CandidatesFollowTheClass) {
     EXPECT_TRUE(C.Placement.urgent) << C.Name;
   for (const LocalityCandidate &C : localityCandidates(SMC_LOCALITY_X))
     EXPECT_FALSE(C.Placement.urgent) << C.Name;
+  // Clusters also throttled, where a throttled count is given; other
+  // orders never.
+  std::vector<LocalityCandidate> Throttled =
+      localityCandidates(SMC_LOCALITY_TILE, false, 4);
+  EXPECT_EQ(names(Throttled), (V{"original", "smc", "smc(order=cluster(tile))",
+                                 "smc(workers=4,order=cluster(tile))"}));
+  EXPECT_EQ(Throttled[3].Placement.workersPerSM, 4u);
+  EXPECT_EQ(Throttled[3].Placement.order, ChunkOrder::Cluster);
+  EXPECT_EQ(Throttled[2].Placement.workersPerSM, 0u);
+  EXPECT_EQ(names(localityCandidates(SMC_LOCALITY_Y, false, 2)).back(),
+            "smc(workers=2,order=cluster(y))");
+  EXPECT_EQ(localityCandidates(SMC_LOCALITY_IRREGULAR, false, 4).size(), 3u);
+  EXPECT_EQ(localityCandidates(SMC_LOCALITY_NONE, false, 4).size(), 2u);
 }
 
 // Runs every timed trial the trials hand out, each taking Seconds[c].

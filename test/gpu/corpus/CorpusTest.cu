@@ -14,7 +14,7 @@
 //     that the call finished while the hog still held its SMs (had it not,
 //     the call stalled behind the co-runner); releases the hog and checks
 //     the result.
-// Library/CorpusLocality.EveryTrialMatches/<program> runs the call eleven
+// Library/CorpusLocality.EveryTrialMatches/<program> runs the call fourteen
 // times under "*=locality" (every placement's trials, then the choice),
 // checking each result; Library/CorpusBatch records it into an smc::Batch.
 // It prints `corpus-timing: <program> <policy> alone_ms=... corun_ms=...
@@ -380,10 +380,10 @@ INSTANTIATE_TEST_SUITE_P(Library, CorpusBatch,
 //---------------------------------------------------===//
 
 /// Policy locality runs, on each kernel configuration's first launches, the
-/// original, the interleaved __smc and its class's order in turn (three of
-/// each), then the one it keeps.  The library call under "*=locality",
-/// eleven times, each result checked: every placement tried, and the
-/// choice, give the library's results.
+/// original, the interleaved __smc and its class's order (cluster orders
+/// also throttled) in turn, three of each, then the one it keeps.  The
+/// library call under "*=locality", fourteen times, each result checked:
+/// every placement tried, and the choice, give the library's results.
 class CorpusLocality : public smctest::SmcGpuTest,
                        public ::testing::WithParamInterface<std::string> {};
 
@@ -398,7 +398,7 @@ TEST_P(CorpusLocality, EveryTrialMatches) {
   ASSERT_TRUE(smc::setPolicyText("*=locality", &Error)) << Error;
   std::unique_ptr<Program> P = It->Make();
   ASSERT_NO_FATAL_FAILURE(P->setUp());
-  for (int Run = 1; Run <= 11; ++Run) {
+  for (int Run = 1; Run <= 14; ++Run) {
     std::string When = "locality, run " + std::to_string(Run);
     float Ms = 0;
     ASSERT_NO_FATAL_FAILURE(
