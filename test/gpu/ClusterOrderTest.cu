@@ -192,51 +192,18 @@ TEST_F(ClusterOrder, Hash1D2D3D) {
   }
 }
 
-TEST_F(ClusterOrder, BoxFilter2D) {
-  struct Case {
-    int Width, Height;
-  };
-  // Grids of 1x1, 13x5 (edges cut every cluster shape), 64x48, 3x200.
-  for (Case C : {Case{10, 9}, Case{200, 75}, Case{1024, 768}, Case{40, 3199}}) {
-    dim3 Grid(ceilDiv(C.Width, kFilterTile), ceilDiv(C.Height, kFilterTile));
-    SCOPED_TRACE(std::to_string(C.Width) + "x" + std::to_string(C.Height) +
-                 " grid " + gridName(Grid));
-    size_t Pixels = static_cast<size_t>(C.Width) * C.Height;
-    DeviceArray<uint32_t> In, Out, Counts;
-    SMC_CUDA_ASSERT(In.upload(randomWords(Pixels, 31)));
-    SMC_CUDA_ASSERT(Out.allocate(Pixels));
-    SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
-    ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
-        symbolOf(clusterBoxFilter),
-        {{Counts.get(), Counts.bytes(), Buffer::Counter, "counts"},
-         {Out.get(), Out.bytes(), Buffer::Output, "out"}},
-        [&] {
-          clusterBoxFilter<<<Grid, dim3(kFilterTile, kFilterTile)>>>(
-              In.get(), Out.get(), Counts.get(), C.Width, C.Height);
-          return cudaGetLastError();
-        },
-        clusterPolicies()));
-  }
-}
-
-// Policy locality tries, on a configuration's first launches, the original,
-// the interleaved __smc and the cluster order of the kernel's locality class
-// (also throttled), three timed launches each, then keeps the fastest: every
-// one of those launches, and the ones after the choice, must give the
-// original's bytes
-// (check_stats.py checks the trials and the choice in the SMC_STATS records).
-TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
-  const int Width = 1024, Height = 768;
+// clusterBoxFilter over a random Width x Height image under each of
+// Policies, against the original.
+void expectBoxFilterMatches(int Width, int Height, uint32_t Seed,
+                            const std::vector<NamedPolicy> &Policies) {
   dim3 Grid(ceilDiv(Width, kFilterTile), ceilDiv(Height, kFilterTile));
+  SCOPED_TRACE(std::to_string(Width) + "x" + std::to_string(Height) + " grid " +
+               gridName(Grid));
   size_t Pixels = static_cast<size_t>(Width) * Height;
   DeviceArray<uint32_t> In, Out, Counts;
-  SMC_CUDA_ASSERT(In.upload(randomWords(Pixels, 37)));
+  SMC_CUDA_ASSERT(In.upload(randomWords(Pixels, Seed)));
   SMC_CUDA_ASSERT(Out.allocate(Pixels));
   SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
-  std::vector<NamedPolicy> Launches;
-  for (unsigned I = 1; I <= 15; ++I)
-    Launches.push_back(
-        {"locality, launch " + std::to_string(I), smc::Policy::locality()});
   ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
       symbolOf(clusterBoxFilter),
       {{Counts.get(), Counts.bytes(), Buffer::Counter, "counts"},
@@ -246,7 +213,31 @@ TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
             In.get(), Out.get(), Counts.get(), Width, Height);
         return cudaGetLastError();
       },
-      Launches));
+      Policies));
+}
+
+TEST_F(ClusterOrder, BoxFilter2D) {
+  struct Case {
+    int Width, Height;
+  };
+  // Grids of 1x1, 13x5 (edges cut every cluster shape), 64x48, 3x200.
+  for (Case C : {Case{10, 9}, Case{200, 75}, Case{1024, 768}, Case{40, 3199}})
+    ASSERT_NO_FATAL_FAILURE(
+        expectBoxFilterMatches(C.Width, C.Height, 31, clusterPolicies()));
+}
+
+// Policy locality tries, on a configuration's first launches, the original,
+// the interleaved __smc and the cluster order of the kernel's locality class
+// (also throttled), three timed launches each, then keeps the fastest: every
+// one of those launches, and the ones after the choice, must give the
+// original's bytes (check_stats.py checks the trials and the choice in the
+// SMC_STATS records).
+TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
+  std::vector<NamedPolicy> Launches;
+  for (unsigned I = 1; I <= 15; ++I)
+    Launches.push_back(
+        {"locality, launch " + std::to_string(I), smc::Policy::locality()});
+  ASSERT_NO_FATAL_FAILURE(expectBoxFilterMatches(1024, 768, 37, Launches));
 }
 
 TEST_F(ClusterOrder, BlockSum3D) {

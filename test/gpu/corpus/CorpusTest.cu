@@ -329,16 +329,21 @@ std::vector<std::string> batchablePrograms() {
   return Names;
 }
 
-TEST_P(CorpusBatch, SlicesAndWorkersMatch) {
-  const std::string &Name = GetParam();
+/// The program named \p Name, made and set up, in \p P.
+void setUpProgram(const std::string &Name, std::unique_ptr<Program> &P) {
   auto It = std::find_if(allPrograms().begin(), allPrograms().end(),
                          [&](const ProgramEntry &E) { return E.Name == Name; });
   ASSERT_NE(It, allPrograms().end());
-  Resources &R = Resources::get();
-  SMC_CUDA_ASSERT(R.Status);
-  std::unique_ptr<Program> P = It->Make();
+  SMC_CUDA_ASSERT(Resources::get().Status);
+  P = It->Make();
   ASSERT_NO_FATAL_FAILURE(P->setUp());
-  cudaStream_t S = R.LibStream;
+}
+
+TEST_P(CorpusBatch, SlicesAndWorkersMatch) {
+  const std::string &Name = GetParam();
+  std::unique_ptr<Program> P;
+  ASSERT_NO_FATAL_FAILURE(setUpProgram(Name, P));
+  cudaStream_t S = Resources::get().LibStream;
   for (bool Workers : {false, true}) {
     std::string When = Workers ? "batch, workers" : "batch, slices of 7";
     WatchdogScope Guard(Name + " (" + When + ")");
@@ -389,15 +394,11 @@ class CorpusLocality : public smctest::SmcGpuTest,
 
 TEST_P(CorpusLocality, EveryTrialMatches) {
   const std::string &Name = GetParam();
-  auto It = std::find_if(allPrograms().begin(), allPrograms().end(),
-                         [&](const ProgramEntry &E) { return E.Name == Name; });
-  ASSERT_NE(It, allPrograms().end());
+  std::unique_ptr<Program> P;
+  ASSERT_NO_FATAL_FAILURE(setUpProgram(Name, P));
   Resources &R = Resources::get();
-  SMC_CUDA_ASSERT(R.Status);
   std::string Error;
   ASSERT_TRUE(smc::setPolicyText("*=locality", &Error)) << Error;
-  std::unique_ptr<Program> P = It->Make();
-  ASSERT_NO_FATAL_FAILURE(P->setUp());
   for (int Run = 1; Run <= 14; ++Run) {
     std::string When = "locality, run " + std::to_string(Run);
     float Ms = 0;
