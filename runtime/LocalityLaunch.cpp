@@ -143,6 +143,12 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
         localityCandidates(Class, P.Urgent, Throttled));
   }
   LocalityTuning &T = *P.LocalityTuning;
+  // Decided while this launch waited for the lock: T.Choice is read without
+  // it from now on, so it is written only once.
+  if (Prepared *Chosen = P.LocalityChosen.load(std::memory_order_acquire)) {
+    Req.LocalityChoice = &T.Choice;
+    return launchAs(*Chosen, Req, Device);
+  }
   collectTimes(T);
   for (;;) {
     if (T.Trials.decided()) {
