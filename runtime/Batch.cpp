@@ -239,12 +239,8 @@ cudaError_t launchWorkers(const RecordedLaunch &L, cudaStream_t Lane,
   std::vector<unsigned> Sms(SmCount);
   for (unsigned I = 0; I < SmCount; ++I)
     Sms[I] = SmFirst + I;
-  {
-    std::lock_guard<std::mutex> Lock(globals().Mutex);
-    Req.ForcedPolicyId =
-        policyIdFor(Policy::smCentric(WorkersPerSm, std::move(Sms)));
-  }
-  Prepared *P = prepare(Req, L.Device);
+  Prepared *P = prepareUnder(
+      Req, Policy::smCentric(WorkersPerSm, std::move(Sms)), L.Device);
   if (!P)
     return launchOriginal(Req);
   return dispatchPrepared(*P, Req);

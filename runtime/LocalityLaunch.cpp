@@ -57,12 +57,7 @@ Prepared *placement(LocalityTuning &T, unsigned C, const LaunchRequest &Req,
                     int Device) {
   if (T.Placements[C])
     return T.Placements[C];
-  LaunchRequest Forced = Req;
-  {
-    std::lock_guard<std::mutex> Lock(globals().Mutex);
-    Forced.ForcedPolicyId = policyIdFor(T.Candidates[C].Placement);
-  }
-  Prepared *P = prepare(Forced, Device);
+  Prepared *P = prepareUnder(Req, T.Candidates[C].Placement, Device);
   Variant Want = T.Candidates[C].Placement.variant;
   if (!P || P->Variant != Want || !P->Reason.empty())
     return nullptr;

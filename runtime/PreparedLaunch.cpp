@@ -205,6 +205,14 @@ Prepared *prepare(const LaunchRequest &Req, int Device) {
   return Slot.get();
 }
 
+Prepared *prepareUnder(LaunchRequest Req, const Policy &Placement, int Device) {
+  {
+    std::lock_guard<std::mutex> Lock(globals().Mutex);
+    Req.ForcedPolicyId = policyIdFor(Placement);
+  }
+  return prepare(Req, Device);
+}
+
 cudaError_t launchOriginal(const LaunchRequest &Req) {
   const LaunchShape &S = Req.Shape;
   return Req.Ptsz ? cudaLaunchKernel_ptsz(Req.Func, S.Grid, S.Block, Req.Args,

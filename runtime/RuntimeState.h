@@ -653,6 +653,10 @@ cudaError_t recordIntoBatch(const LaunchRequest &Req);
 // The prepared launch of a request's configuration (slow path).  Null when
 // the launch should be forwarded to the original uncached.
 Prepared *prepare(const LaunchRequest &Req, int Device);
+// The same for the request run under `Placement` whatever the kernel's
+// policy (smc::Batch's workers, policy locality's candidates).  No lock
+// held.
+Prepared *prepareUnder(LaunchRequest Req, const Policy &Placement, int Device);
 
 // The original kernel, as the program asked.
 cudaError_t launchOriginal(const LaunchRequest &Req);
