@@ -38,6 +38,20 @@
 // The new edges break SSA dominance, so the body's values that live across
 // blocks are demoted to stack slots first and promoted again afterwards
 // (LLVM's DemoteRegToStack and PromoteMemToReg).
+//
+// Promotion leaves a phi in the funnel for every value live across any
+// barrier, and a value in a phi is one that ptxas can no longer recompute:
+// it holds a register from its definition to its last use, across every
+// barrier instance.  In the original, ptxas recomputes such values (shared
+// memory addresses, indices from threadIdx and blockIdx) where registers
+// are short.  So a funnel phi that only carries one definition (besides
+// undef, from the sites before it, and itself) whose value is a cheap pure
+// function of values the chunk computes once before its first barrier
+// (kernel arguments, threadIdx, blockIdx, the grid) is replaced by that
+// function computed again after the funnel's barrier (recomputeAtFunnel).
+// Such a value is the same wherever it is computed in the chunk, and where
+// the phi carried undef (a thread that drained before the definition) any
+// value will do.
 //===----------------------------------------------------------------------===//
 #include "DrainedExits.h"
 
@@ -45,6 +59,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
@@ -54,6 +69,7 @@
 #include "llvm/Transforms/Utils/BasicBlockUtils.h"
 #include "llvm/Transforms/Utils/Local.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+#include "llvm/Transforms/Utils/ValueMapper.h"
 
 using namespace llvm;
 
@@ -92,6 +108,171 @@ static SmallVector<AllocaInst *, 16> demoteBody(Function &V,
   for (Instruction *I : Values)
     Slots.push_back(DemoteRegToStack(*I));
   return Slots;
+}
+
+/// What the funnel's copies may be computed from: the values of the chunk
+/// computed once, before its first barrier (blocks that dominate the funnel
+/// and that no path from the funnel reaches again), so that a copy has the
+/// value the original had wherever it is computed.
+struct ChunkInvariants {
+  BasicBlock &Funnel;
+  const DominatorTree &DT;
+  SmallPtrSet<const BasicBlock *, 32> AfterFunnel; // reachable from it
+
+  ChunkInvariants(BasicBlock &Funnel, const DominatorTree &DT)
+      : Funnel(Funnel), DT(DT) {
+    SmallVector<const BasicBlock *, 32> Work = {&Funnel};
+    while (!Work.empty()) {
+      const BasicBlock *BB = Work.pop_back_val();
+      if (AfterFunnel.insert(BB).second)
+        append_range(Work, successors(BB));
+    }
+  }
+  bool contains(const Instruction &I) const {
+    return !AfterFunnel.contains(I.getParent()) &&
+           DT.dominates(I.getParent(), &Funnel);
+  }
+};
+
+/// The phis that \p Phi merges, through other phis (loop headers whose
+/// latch now comes from the funnel), into \p Web, and the one value they
+/// all carry besides undef; null if there is not exactly one.
+static Value *carriedValue(PHINode *Phi, SmallVectorImpl<PHINode *> &Web) {
+  Value *Def = nullptr;
+  SmallPtrSet<PHINode *, 8> Seen;
+  SmallVector<PHINode *, 8> Work = {Phi};
+  while (!Work.empty()) {
+    PHINode *P = Work.pop_back_val();
+    if (!Seen.insert(P).second)
+      continue;
+    Web.push_back(P);
+    for (Value *In : P->incoming_values()) {
+      if (isa<UndefValue>(In))
+        continue;
+      if (auto *InPhi = dyn_cast<PHINode>(In)) {
+        Work.push_back(InPhi);
+        continue;
+      }
+      if (Def && Def != In)
+        return nullptr;
+      Def = In;
+    }
+  }
+  return Def;
+}
+
+/// How to compute a value again from chunk invariants: the instructions to
+/// copy, operands first (a phi among them stands for the value it carries),
+/// and the invariants they use.
+struct Recipe {
+  SmallVector<Instruction *, 16> Order;
+  SmallVector<Instruction *, 16> Leaves;
+  DenseMap<PHINode *, Value *> Carried;
+  SmallPtrSet<Instruction *, 16> Seen;
+  unsigned Budget = 16; // instructions at most
+};
+
+/// Can \p V be computed again, from chunk invariants, by cheap pure
+/// instructions within \p R's budget?  Adds what it takes to \p R.
+static bool recomputable(Value *V, const ChunkInvariants &Invariants,
+                         Recipe &R) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I)
+    return isa<Constant>(V) || isa<Argument>(V);
+  if (R.Seen.contains(I))
+    return true;
+  if (Invariants.contains(*I)) {
+    R.Seen.insert(I);
+    R.Leaves.push_back(I);
+    return true;
+  }
+  if (auto *Phi = dyn_cast<PHINode>(I)) {
+    // A phi that carries one such value (besides undef) is that value.
+    SmallVector<PHINode *, 8> Web;
+    Value *Def = carriedValue(Phi, Web);
+    if (!Def || !recomputable(Def, Invariants, R))
+      return false;
+    R.Carried[Phi] = Def;
+  } else {
+    if (I->mayReadOrWriteMemory() || !isSafeToSpeculativelyExecute(I) ||
+        R.Budget == 0)
+      return false;
+    if (auto *Call = dyn_cast<CallInst>(I);
+        Call && !(Call->getCalledFunction() &&
+                  Call->getCalledFunction()->isIntrinsic()))
+      return false;
+    if (I->getOpcode() == Instruction::UDiv ||
+        I->getOpcode() == Instruction::SDiv ||
+        I->getOpcode() == Instruction::URem ||
+        I->getOpcode() == Instruction::SRem)
+      return false; // not cheap
+    --R.Budget;
+    for (Value *Op : I->operands())
+      if (!recomputable(Op, Invariants, R))
+        return false;
+  }
+  R.Seen.insert(I);
+  R.Order.push_back(I);
+  return true;
+}
+
+/// Computes \p Def again before \p Where by \p R; returns the copy of
+/// \p Def, or \p Def where it needs no instruction.
+static Value *computeAgain(Value *Def, const Recipe &R, Instruction *Where) {
+  ValueToValueMapTy Copies;
+  auto CopyOf = [&](Value *V) -> Value * {
+    Value *Copy = Copies.lookup(V);
+    return Copy ? Copy : V;
+  };
+  for (Instruction *I : R.Order) {
+    if (auto *Phi = dyn_cast<PHINode>(I)) {
+      Copies[Phi] = CopyOf(R.Carried.lookup(Phi));
+      continue;
+    }
+    Instruction *Copy = I->clone();
+    // On paths where the phi carried undef, the copy must not be poison.
+    Copy->dropPoisonGeneratingAnnotations();
+    if (I->hasName())
+      Copy->setName(I->getName() + ".again");
+    Copy->insertBefore(Where->getIterator());
+    RemapInstruction(Copy, Copies,
+                     RF_NoModuleLevelChanges | RF_IgnoreMissingLocals);
+    Copies[I] = Copy;
+  }
+  return CopyOf(Def);
+}
+
+/// Replaces the phis that carry one value through \p Funnel (carriedValue)
+/// by that value computed again after each phi, where recomputable() allows
+/// and what it is computed from is available there.
+static void recomputeAtFunnel(BasicBlock &Funnel, const DominatorTree &DT) {
+  Instruction *At = Funnel.getTerminator();
+  ChunkInvariants Invariants(Funnel, DT);
+  SmallVector<WeakVH, 16> Phis;
+  for (PHINode &Phi : Funnel.phis())
+    Phis.push_back(&Phi);
+  for (WeakVH &Handle : Phis) {
+    auto *Phi = dyn_cast_or_null<PHINode>(Handle);
+    SmallVector<PHINode *, 8> Web;
+    Value *Def = Phi ? carriedValue(Phi, Web) : nullptr;
+    Recipe R;
+    if (!Def || !recomputable(Def, Invariants, R))
+      continue;
+    auto WhereFor = [&](PHINode *P) -> Instruction * {
+      return P->getParent() == &Funnel ? At
+                                       : &*P->getParent()->getFirstNonPHIIt();
+    };
+    if (!all_of(Web, [&](PHINode *P) {
+          return all_of(R.Leaves, [&](Instruction *Leaf) {
+            return DT.dominates(Leaf, WhereFor(P));
+          });
+        }))
+      continue;
+    for (PHINode *P : Web)
+      P->replaceAllUsesWith(computeAgain(Def, R, WhereFor(P)));
+    for (PHINode *P : Web)
+      P->eraseFromParent();
+  }
 }
 
 void funnelBarriers(Function &V, BasicBlock &Entry, BasicBlock &Body,
@@ -196,6 +377,7 @@ void funnelBarriers(Function &V, BasicBlock &Entry, BasicBlock &Body,
   BranchInst *ToBody = BranchInst::Create(&Body, &Entry);
   DominatorTree DT(V);
   PromoteMemToReg(Slots, DT);
+  recomputeAtFunnel(*Funnel, DT);
   ToBody->eraseFromParent();
 }
 

@@ -111,8 +111,10 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
     else if (auto *Call = dyn_cast<CallInst>(&I);
              Call && Drained && isDrainableBarrier(*Call))
       Barriers.push_back(Call);
-  if (Drained)
+  if (Drained) {
     funnelBarriers(*V, *S.Entry, *S.Body, Barriers, Returns);
+    S.Reads = collectGridReads(*V); // the funnel may compute some again
+  }
   bool Independent = !chunkThreadsCooperate(*V, *S.Entry);
 
   LLVMContext &Ctx = V->getContext();

@@ -61,11 +61,14 @@ __global__ void autoThird(uint32_t *Counts, uint32_t *SmOf,
 
 // Threads at or past Limit leave before a barrier the others reach: its
 // __smc runs one chunk per worker, which no SM set confines, so it must not
-// get a profile.
+// get a profile.  The barrier is __syncthreads_count, which drained exits
+// cannot take either: one chunk per worker also in a build with
+// -DSMC_DRAINED_EXITS=ON.
 __global__ void autoEarlyExit(uint32_t *Counts, unsigned Limit) {
   if (threadIdx.x >= Limit)
     return;
-  __syncthreads();
+  if (__syncthreads_count(1) == 0)
+    return;
   if (threadIdx.x == 0)
     atomicAdd(&Counts[blockIdx.x], 1u);
 }

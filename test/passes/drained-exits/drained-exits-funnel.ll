@@ -54,6 +54,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; IR-NEXT: %smc.in.body = icmp ult i32 %smc.resume.0, 1
 ; IR-NEXT: %smc.in.body.count = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
 ; IR-NEXT: %smc.all.ended = icmp eq i32 %smc.in.body.count, 0
+; IR-NEXT: %ps.again = getelementptr [256 x float], ptr addrspace(3) @tile, i32 0, i32 %tx
 ; IR-NEXT: switch i32 %smc.resume.0, label %smc.funnel.none [
 ; IR-NEXT: i32 1, label %smc.drained
 ; IR-NEXT: i32 2, label %smc.drained{{[0-9]+}}
