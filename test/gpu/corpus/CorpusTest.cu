@@ -156,6 +156,7 @@ const std::vector<PolicyCase> &policyCases() {
       {"smc_cluster_tile", "smc(order=cluster(tile))"},
       {"slice7", "slice(size=7)"},
       {"auto", "auto"},
+      {"locality", "locality"},
   };
   return Cases;
 }
