@@ -13,8 +13,10 @@
 // iteration times kBatch launches; the stream
 // is synchronized outside the timed region.  The counter us_per_launch is
 // the mean host time of one launch in microseconds.  Yielding, once on,
-// stays on for the process: run the two priority cases in processes of
-// their own (--benchmark_filter) to compare the others without it.
+// stays on for the process, and would then slow every later SM-centric
+// launch of the process (no claims ahead): each of the two priority cases
+// is registered only in a process of its own, beside plain cudaLaunchKernel
+// (smc_bench --priority-case=yielding|urgent).
 //
 // This file must be compiled WITHOUT the SMC plugin: the plugin would
 // rewrite the plain cudaLaunchKernel calls below into runtime calls.
@@ -145,7 +147,7 @@ void launchPath(benchmark::State &State, LaunchFn Launch,
 
 } // namespace
 
-void registerLaunchPathBenchmarks(unsigned NumSMs) {
+void registerLaunchPathBenchmarks(unsigned NumSMs, LaunchPathCases Cases) {
   // As many CTAs as a typical small grid: 4 per SM.
   const unsigned Grid = 4 * NumSMs;
   struct Case {
@@ -171,6 +173,20 @@ void registerLaunchPathBenchmarks(unsigned NumSMs) {
              smc::Policy::automatic()},
         Case{"launch_path/smc_entry_auto_beside", __smc_launch_kernel,
              smc::Policy::automatic(), Priorities::Beside}}) {
+    bool Wanted;
+    switch (C.Kind) {
+    case Priorities::Yielding:
+      Wanted = Cases == LaunchPathCases::Yielding;
+      break;
+    case Priorities::Urgent:
+      Wanted = Cases == LaunchPathCases::Urgent;
+      break;
+    default: // the baseline is in every process
+      Wanted = Cases == LaunchPathCases::WithoutPriorities ||
+               C.Launch == plainLaunch;
+    }
+    if (!Wanted)
+      continue;
     LaunchFn Launch = C.Launch;
     smc::Policy Policy = C.Policy;
     Priorities Kind = C.Kind;

@@ -11,10 +11,16 @@
 /// plugin, so that it has SMC variants.
 const void *emptyKernelSymbol();
 
+/// Which launch-path cases to register: those without stream priorities, or
+/// one of the two with them (smc_entry_smc_yielding, smc_entry_smc_urgent)
+/// beside plain cudaLaunchKernel: their yielding, once on, stays on for the
+/// process.
+enum class LaunchPathCases { WithoutPriorities, Yielding, Urgent };
+
 /// Registers launch_path/{cudaLaunchKernel, smc_entry_original,
 /// smc_entry_smc, smc_entry_slice, ...}: host time per launch of the empty
 /// kernel through plain cudaLaunchKernel and through the SMC runtime entry
-/// (launch_path.cpp lists every case).
-void registerLaunchPathBenchmarks(unsigned NumSMs);
+/// (launch_path.cpp lists every case), those of \p Cases.
+void registerLaunchPathBenchmarks(unsigned NumSMs, LaunchPathCases Cases);
 
 #endif // SMC_BENCH_LAUNCH_PATH_H

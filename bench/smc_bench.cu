@@ -16,11 +16,18 @@
 // form that fails is reported as an error instead of timed.  Then the
 // launch-path benchmarks (launch_path.cpp, compiled without the plugin):
 // the host cost of a launch through the runtime against cudaLaunchKernel.
+// With --priority-case=yielding (or =urgent) it runs only that launch-path
+// case with stream priorities (launch_path/smc_entry_smc_yielding,
+// _urgent) and launch_path/cudaLaunchKernel: yielding, once on, stays on
+// for the process and would slow the SM-centric launches of every later
+// benchmark, so these cases never run beside the others.
 //
 // Without a GPU it prints "SKIPPED: no CUDA GPU (<reason>)" and exits 77;
 // --benchmark_list_tests works anywhere.
 //
-// USAGE: smc_bench [--size small|default|large] --benchmark_repetitions=5 \
+// USAGE: smc_bench [--size small|default|large] \
+//          [--priority-case=yielding|urgent] \
+//          --benchmark_repetitions=5 \
 //          --benchmark_enable_random_interleaving=true \
 //          --benchmark_out=bench.json --benchmark_out_format=json
 //        (scripts/run_bench.sh does this and plots the result)
@@ -31,7 +38,9 @@
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -47,6 +56,27 @@ int main(int Argc, char **Argv) {
   Size WorkloadSize = Size::Default;
   if (!takeSizeFlag("smc_bench", nullptr, Argc, Argv, WorkloadSize))
     return 2;
+  LaunchPathCases Cases = LaunchPathCases::WithoutPriorities;
+  for (int I = 1; I < Argc; ++I) {
+    std::string Arg = Argv[I];
+    if (Arg.rfind("--priority-case=", 0) != 0)
+      continue;
+    std::string Case = Arg.substr(std::string("--priority-case=").size());
+    if (Case == "yielding") {
+      Cases = LaunchPathCases::Yielding;
+    } else if (Case == "urgent") {
+      Cases = LaunchPathCases::Urgent;
+    } else {
+      std::fprintf(stderr,
+                   "smc_bench: --priority-case=%s: expected yielding or "
+                   "urgent\n",
+                   Case.c_str());
+      return 2;
+    }
+    std::copy(Argv + I + 1, Argv + Argc, Argv + I);
+    --Argc;
+    break;
+  }
   bool List = listOnly(Argc, Argv);
   benchmark::Initialize(&Argc, Argv);
   if (benchmark::ReportUnrecognizedArguments(Argc, Argv))
@@ -59,9 +89,11 @@ int main(int Argc, char **Argv) {
       {"stencil", "stencil9"},
       {"gather", "gather"}};
   std::vector<BenchWorkload> Workloads;
-  for (auto [BenchName, Name] : Names)
-    Workloads.push_back({BenchName, findWorkload(Name)});
-  registerWorkloadBenchmarks("smc_bench", Workloads, WorkloadSize, 3);
+  if (Cases == LaunchPathCases::WithoutPriorities) {
+    for (auto [BenchName, Name] : Names)
+      Workloads.push_back({BenchName, findWorkload(Name)});
+    registerWorkloadBenchmarks("smc_bench", Workloads, WorkloadSize, 3);
+  }
   unsigned NumSMs = 0; // The launch path's grid; not needed for a list.
   if (!List) {
     std::string NoGpu = addGpuContext();
@@ -74,7 +106,7 @@ int main(int Argc, char **Argv) {
     cudaDeviceGetAttribute(&Count, cudaDevAttrMultiProcessorCount, 0);
     NumSMs = unsigned(Count);
   }
-  registerLaunchPathBenchmarks(NumSMs);
+  registerLaunchPathBenchmarks(NumSMs, Cases);
 
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

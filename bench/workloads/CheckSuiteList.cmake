@@ -1,12 +1,13 @@
-# Fails unless `BENCH --benchmark_list_tests` (smc_suite_bench or
+# Fails unless `BENCH [ARGS] --benchmark_list_tests` (smc_suite_bench or
 # smc_bench) lists exactly the benchmarks
 # <workload>/<original|smc|slice>/manual_time for every workload in
-# WORKLOADS, <name>/manual_time for every name in EXTRA (optional), and
-# nothing else.  Needs no GPU.
-# Run as: cmake -DBENCH=<binary> -DWORKLOADS=irreg,nbf,... [-DEXTRA=a/b,...]
-#               -P CheckSuiteList.cmake
+# WORKLOADS (optional), <name>/manual_time for every name in EXTRA
+# (optional), and nothing else.  Needs no GPU.
+# Run as: cmake -DBENCH=<binary> [-DARGS=--flag,...] [-DWORKLOADS=irreg,...]
+#               [-DEXTRA=a/b,...] -P CheckSuiteList.cmake
 cmake_minimum_required(VERSION 3.20)
-execute_process(COMMAND ${BENCH} --benchmark_list_tests
+string(REPLACE "," ";" args "${ARGS}")
+execute_process(COMMAND ${BENCH} ${args} --benchmark_list_tests
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${BENCH} --benchmark_list_tests: exit ${rc}\n"
