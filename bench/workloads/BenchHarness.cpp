@@ -9,7 +9,8 @@
 // and, where asked for, workloads with 2-D or 3-D grids in a fourth,
 //   <name>/smc-cluster  SM-centric variants with tile clusters as large as
 //                       the per-SM target (order=cluster(tile), after
-//                       CTA-Clustering, ASPLOS'17)
+//                       CTA-Clustering, ASPLOS'17), and smc-cluster4 and
+//                       smc-cluster32 with tiles of 4 (2x2) and 32 (8x4)
 // and irregular workloads in a fifth,
 //   <name>/smc-affinity SM-centric variants placed by affinity
 //                       (smc::placeByAffinity on the CTAs' reads that
@@ -103,6 +104,9 @@ const std::vector<VariantSpec> &variants() {
 const std::vector<VariantSpec> &clusterVariants() {
   static const std::vector<VariantSpec> list = {
       {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2},
+      // Clusters smaller and larger than the per-SM target (2x2, 8x4).
+      {"smc-cluster4", smc::Policy::clustered(smc::ClusterDir::Tile, 4), 2},
+      {"smc-cluster32", smc::Policy::clustered(smc::ClusterDir::Tile, 32), 2},
       {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
       {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
       {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},
