@@ -110,6 +110,8 @@ static SmallVector<AllocaInst *, 16> demoteBody(Function &V,
   return Slots;
 }
 
+namespace {
+
 /// What the funnel's copies may be computed from: the values of the chunk
 /// computed once, before its first barrier (blocks that dominate the funnel
 /// and that no path from the funnel reaches again), so that a copy has the
@@ -171,6 +173,8 @@ struct Recipe {
   SmallPtrSet<Instruction *, 16> Seen;
   unsigned Budget = 16; // instructions at most
 };
+
+} // namespace
 
 /// Can \p V be computed again, from chunk invariants, by cheap pure
 /// instructions within \p R's budget?  Adds what it takes to \p R.
