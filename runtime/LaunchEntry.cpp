@@ -76,11 +76,15 @@ cudaError_t launchRequest(LaunchRequest Req) {
     return launchAuto(Req, Device, *P);
   if (P->Variant == Variant::Locality)
     return launchLocality(Req, Device, *P);
+  return dispatchWithPriority(*P, Req, Device);
+}
+
+cudaError_t dispatchWithPriority(Prepared &P, LaunchRequest &Req, int Device) {
   // A stream of higher priority takes SMs from yielding launches
   // (Priorities.cpp); a partitioned stream keeps to its partition.
-  if (!Req.Partition && urgentLaunch(*P, Req.effectiveStream()))
-    return launchUrgent(Req, Device, *P);
-  return dispatchPrepared(*P, Req);
+  if (!Req.Partition && urgentLaunch(P, Req.effectiveStream()))
+    return launchUrgent(Req, Device, P);
+  return dispatchPrepared(P, Req);
 }
 
 namespace {

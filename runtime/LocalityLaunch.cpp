@@ -95,20 +95,12 @@ cudaError_t eventFromPool(LocalityTuning &T, cudaEvent_t &E) {
   return cudaEventCreate(&E);
 }
 
-// Launches Req as placement P: urgent where its stream or policy says so,
-// as every launch (LaunchEntry.cpp).
-cudaError_t launchAs(Prepared &P, LaunchRequest &Req, int Device) {
-  if (!Req.Partition && urgentLaunch(P, Req.effectiveStream()))
-    return launchUrgent(Req, Device, P);
-  return dispatchPrepared(P, Req);
-}
-
 } // namespace
 
 cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
   if (Prepared *Chosen = P.LocalityChosen.load(std::memory_order_acquire)) {
     Req.LocalityChoice = &P.LocalityTuning->Choice;
-    return launchAs(*Chosen, Req, Device);
+    return dispatchWithPriority(*Chosen, Req, Device);
   }
   cudaStream_t Stream = Req.effectiveStream();
   cudaStreamCaptureStatus Capture = cudaStreamCaptureStatusNone;
@@ -142,7 +134,7 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
   // it from now on, so it is written only once.
   if (Prepared *Chosen = P.LocalityChosen.load(std::memory_order_acquire)) {
     Req.LocalityChoice = &T.Choice;
-    return launchAs(*Chosen, Req, Device);
+    return dispatchWithPriority(*Chosen, Req, Device);
   }
   collectTimes(T);
   for (;;) {
@@ -153,7 +145,7 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
       T.Choice = T.Trials.summary(T.Names);
       P.LocalityChosen.store(Chosen, std::memory_order_release);
       Req.LocalityChoice = &T.Choice;
-      return launchAs(*Chosen, Req, Device);
+      return dispatchWithPriority(*Chosen, Req, Device);
     }
     LocalityTrials::Next Next = T.Trials.next();
     Prepared *Run = placement(T, Next.Candidate, Req, Device);
@@ -165,7 +157,7 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
       return launchOriginal(Req);
     Req.LocalityChoice = &T.TrialNotes[Next.Candidate];
     if (!Next.Timed)
-      return launchAs(*Run, Req, Device);
+      return dispatchWithPriority(*Run, Req, Device);
     cudaEvent_t Start = nullptr, End = nullptr;
     if (eventFromPool(T, Start) != cudaSuccess ||
         eventFromPool(T, End) != cudaSuccess ||
@@ -176,9 +168,9 @@ cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
       if (End)
         T.FreeEvents.push_back(End);
       T.Trials.lost(Next.Candidate);
-      return launchAs(*Run, Req, Device); // untimed
+      return dispatchWithPriority(*Run, Req, Device); // untimed
     }
-    cudaError_t Err = launchAs(*Run, Req, Device);
+    cudaError_t Err = dispatchWithPriority(*Run, Req, Device);
     if (Err == cudaSuccess && cudaEventRecord(End, Stream) == cudaSuccess) {
       T.Timed.push_back({Next.Candidate, Start, End});
       return cudaSuccess;

@@ -650,6 +650,9 @@ ProfileSet loadedProfiles();
 bool batchRecording();
 cudaError_t recordIntoBatch(const LaunchRequest &Req);
 
+// Launches Req as the prepared launch P: urgent where its stream or policy
+// says so (Priorities.cpp), else dispatchPrepared.  No lock held.
+cudaError_t dispatchWithPriority(Prepared &P, LaunchRequest &Req, int Device);
 // The prepared launch of a request's configuration (slow path).  Null when
 // the launch should be forwarded to the original uncached.
 Prepared *prepare(const LaunchRequest &Req, int Device);

@@ -192,10 +192,12 @@ TEST_F(ClusterOrder, Hash1D2D3D) {
   }
 }
 
-// clusterBoxFilter over a random Width x Height image under each of
-// Policies, against the original.
-void expectBoxFilterMatches(int Width, int Height, uint32_t Seed,
-                            const std::vector<NamedPolicy> &Policies) {
+// One of the 2-D filters (clusterBoxFilter, clusterEarlyExitFilter) over a
+// random Width x Height image under each of Policies, against the original.
+using FilterKernel = void(const uint32_t *, uint32_t *, uint32_t *, int, int);
+void expectFilterMatches(FilterKernel *Filter, int Width, int Height,
+                         uint32_t Seed,
+                         const std::vector<NamedPolicy> &Policies) {
   dim3 Grid(ceilDiv(Width, kFilterTile), ceilDiv(Height, kFilterTile));
   SCOPED_TRACE(std::to_string(Width) + "x" + std::to_string(Height) + " grid " +
                gridName(Grid));
@@ -205,11 +207,11 @@ void expectBoxFilterMatches(int Width, int Height, uint32_t Seed,
   SMC_CUDA_ASSERT(Out.allocate(Pixels));
   SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
   ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
-      symbolOf(clusterBoxFilter),
+      symbolOf(Filter),
       {{Counts.get(), Counts.bytes(), Buffer::Counter, "counts"},
        {Out.get(), Out.bytes(), Buffer::Output, "out"}},
       [&] {
-        clusterBoxFilter<<<Grid, dim3(kFilterTile, kFilterTile)>>>(
+        Filter<<<Grid, dim3(kFilterTile, kFilterTile)>>>(
             In.get(), Out.get(), Counts.get(), Width, Height);
         return cudaGetLastError();
       },
@@ -222,8 +224,8 @@ TEST_F(ClusterOrder, BoxFilter2D) {
   };
   // Grids of 1x1, 13x5 (edges cut every cluster shape), 64x48, 3x200.
   for (Case C : {Case{10, 9}, Case{200, 75}, Case{1024, 768}, Case{40, 3199}})
-    ASSERT_NO_FATAL_FAILURE(
-        expectBoxFilterMatches(C.Width, C.Height, 31, clusterPolicies()));
+    ASSERT_NO_FATAL_FAILURE(expectFilterMatches(
+        clusterBoxFilter, C.Width, C.Height, 31, clusterPolicies()));
 }
 
 // Policy locality tries, on a configuration's first launches, the original,
@@ -237,7 +239,8 @@ TEST_F(ClusterOrder, LocalityPolicyKeepsResultsWhileItTriesPlacements) {
   for (unsigned I = 1; I <= 15; ++I)
     Launches.push_back(
         {"locality, launch " + std::to_string(I), smc::Policy::locality()});
-  ASSERT_NO_FATAL_FAILURE(expectBoxFilterMatches(1024, 768, 37, Launches));
+  ASSERT_NO_FATAL_FAILURE(
+      expectFilterMatches(clusterBoxFilter, 1024, 768, 37, Launches));
 }
 
 TEST_F(ClusterOrder, BlockSum3D) {
@@ -269,26 +272,9 @@ TEST_F(ClusterOrder, EarlyExitFilter2D) {
   };
   // None a multiple of the tile: the last column and row of CTAs lose
   // threads before the barrier.
-  for (Case C : {Case{9, 5}, Case{203, 77}, Case{1001, 999}, Case{17, 4001}}) {
-    dim3 Grid(ceilDiv(C.Width, kFilterTile), ceilDiv(C.Height, kFilterTile));
-    SCOPED_TRACE(std::to_string(C.Width) + "x" + std::to_string(C.Height) +
-                 " grid " + gridName(Grid));
-    size_t Pixels = static_cast<size_t>(C.Width) * C.Height;
-    DeviceArray<uint32_t> In, Out, Counts;
-    SMC_CUDA_ASSERT(In.upload(randomWords(Pixels, 33)));
-    SMC_CUDA_ASSERT(Out.allocate(Pixels));
-    SMC_CUDA_ASSERT(Counts.allocate(chunksOf(Grid)));
-    ASSERT_NO_FATAL_FAILURE(expectMatchesOriginal(
-        symbolOf(clusterEarlyExitFilter),
-        {{Counts.get(), Counts.bytes(), Buffer::Counter, "counts"},
-         {Out.get(), Out.bytes(), Buffer::Output, "out"}},
-        [&] {
-          clusterEarlyExitFilter<<<Grid, dim3(kFilterTile, kFilterTile)>>>(
-              In.get(), Out.get(), Counts.get(), C.Width, C.Height);
-          return cudaGetLastError();
-        },
-        clusterPolicies()));
-  }
+  for (Case C : {Case{9, 5}, Case{203, 77}, Case{1001, 999}, Case{17, 4001}})
+    ASSERT_NO_FATAL_FAILURE(expectFilterMatches(
+        clusterEarlyExitFilter, C.Width, C.Height, 33, clusterPolicies()));
 }
 
 // A 32 x 16 grid in 4 x 2 tiles is 64 clusters, dealt round robin over SMs
