@@ -12,6 +12,14 @@
 //      share (sized as every confined launch, ConfinedLaunches.cpp).
 //   3. The launch, then the stream's event.
 //
+// A set of kernels that co-runs again and again is then measured
+// (CoRunTrials.h; SMC_AUTO_SEARCH=off keeps the model's decision): its
+// launches run under one trial decision after another, and a launch made
+// from an idle stream while every co-runner in flight runs under the same
+// trial is timed with two events; its time is read at the stream's next
+// launch of policy auto (a launch not finished by then does not count).
+// Once the trials settle, no launch is timed.
+//
 // SMC_PROFILE_RECORD=<file> records profiles instead: each launch of policy
 // auto runs from an idle stream as the SM-centric variant on the next SM
 // count of recordLadder(), timed with events and waited for (what else the
@@ -27,6 +35,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace smc {
@@ -64,7 +73,17 @@ struct AutoState {
   std::map<std::string, unsigned> LaunchesThisRun;
   cudaEvent_t RecordStart = nullptr, RecordEnd = nullptr;
   std::map<std::string, CoRunDecision> Decisions; // by coRunKey
-  unsigned ProfilesVersion = 0; // one more at each load (AutoMemo)
+  // The measured decisions of co-runs that recur, by the same key; on with
+  // SMC_AUTO_SEARCH (default) and profiles.
+  bool Search = true;
+  std::map<std::string, CoRunTrials> Trials;
+  // Workers per SM of each kernel's SM-centric variant at its original's
+  // occupancy, by profile name; 0 where it cannot be confined.
+  std::map<std::string, unsigned> Fits;
+  // One more at each load of profiles and each new trial decision: a memo
+  // or a timed launch of another version does not count (AutoMemo).
+  unsigned DecisionsVersion = 0;
+  unsigned ProfilesVersion = 0; // one more at each load of profiles
   std::map<int, std::string> DeviceNames;
 };
 
@@ -98,6 +117,8 @@ bool loadProfileFile(AutoState &S, const std::string &Path,
   S.Profiles = std::move(Set);
   S.ProfilesLoaded = true;
   S.Decisions.clear();
+  S.Trials.clear();
+  ++S.DecisionsVersion;
   ++S.ProfilesVersion;
   return true;
 }
@@ -124,6 +145,13 @@ void start(AutoState &S) {
   if (S.Started)
     return;
   S.Started = true;
+  if (const char *Search = std::getenv("SMC_AUTO_SEARCH"); Search && *Search) {
+    std::string Value = Search;
+    if (Value == "off")
+      S.Search = false;
+    else if (Value != "on")
+      tell("SMC_AUTO_SEARCH: '" + Value + "' is not one of on, off; using on");
+  }
   const char *Record = std::getenv("SMC_PROFILE_RECORD");
   if (Record && *Record) {
     S.RecordPath = Record;
@@ -149,26 +177,35 @@ const std::string &deviceName(AutoState &S, int Device) {
   return S.DeviceNames[Device] = Name;
 }
 
-// Launches the SM-centric variant of the request's kernel confined to SMs
-// [First, First + Count), with WorkersPerSM workers per SM (0: the
+// A launch of the SM-centric variant of the request's kernel confined to
+// SMs [First, First + Count), with WorkersPerSM workers per SM (0: the
 // original's occupancy), sized as every confined launch
-// (ConfinedLaunches.cpp), and sets Err.  False, with nothing launched, when
-// the kernel cannot be confined: no usable SM-centric variant, or one chunk
-// per worker (which runs every chunk wherever the hardware puts it).
-bool launchConfined(LaunchRequest Req, int Device, unsigned First,
-                    unsigned Count, unsigned WorkersPerSM, cudaError_t &Err) {
-  std::vector<unsigned> Sms(Count);
-  for (unsigned I = 0; I < Count; ++I)
-    Sms[I] = First + I;
-  Req.ConfinedSms = &Sms;
-  Req.ConfinedWorkersPerSM = WorkersPerSM;
-  Prepared *Confined = prepare(Req, Device);
-  if (!Confined || Confined->Variant != Variant::SMCentric ||
-      Confined->Plan.Mode != SMC_MODE_LOOP)
-    return false;
-  Err = dispatchPrepared(*Confined, Req);
-  return true;
-}
+// (ConfinedLaunches.cpp), prepared before it is dispatched, so that a launch
+// timed from the stream's event does not count the preparation of a new
+// plan.  Ready is null when the kernel cannot be confined: no usable
+// SM-centric variant, or one chunk per worker (which runs every chunk
+// wherever the hardware puts it).
+struct ConfinedLaunch {
+  std::vector<unsigned> Sms;
+  LaunchRequest Req;
+  Prepared *Ready = nullptr;
+
+  ConfinedLaunch(const LaunchRequest &Request, int Device, unsigned First,
+                 unsigned Count, unsigned WorkersPerSM)
+      : Sms(Count), Req(Request) {
+    for (unsigned I = 0; I < Count; ++I)
+      Sms[I] = First + I;
+    Req.ConfinedSms = &Sms;
+    Req.ConfinedWorkersPerSM = WorkersPerSM;
+    Prepared *Confined = prepare(Req, Device);
+    if (Confined && Confined->Variant == Variant::SMCentric &&
+        Confined->Plan.Mode == SMC_MODE_LOOP)
+      Ready = Confined;
+  }
+  ConfinedLaunch(const ConfinedLaunch &) = delete;
+  ConfinedLaunch &operator=(const ConfinedLaunch &) = delete;
+  cudaError_t dispatch() { return dispatchPrepared(*Ready, Req); }
+};
 
 constexpr const char *NotConfinable =
     "its SM-centric variant cannot be confined to SMs (one chunk per worker, "
@@ -217,19 +254,20 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
   // Timed from an idle stream.  Not the whole device: a program whose
   // other streams wait on this one (or on the host) would never get there.
   // (An error the wait reports stays the program's to see.)
+  ConfinedLaunch Confined(Req, Device, 0, Sms, 0);
+  if (!Confined.Ready) {
+    // Its times would not depend on the SMs: no profile at all.
+    tellKernel(*P.Kernel, std::string("SMC_PROFILE_RECORD: not profiled: ") +
+                              NotConfinable + "; it runs the original");
+    return launchOriginal(Req);
+  }
   if (cudaStreamSynchronize(Stream) != cudaSuccess)
     return launchOriginal(Req);
   if (cudaEventRecord(S.RecordStart, Stream) != cudaSuccess) {
     cudaGetLastError();
     return launchOriginal(Req);
   }
-  cudaError_t Err = cudaSuccess;
-  if (!launchConfined(Req, Device, 0, Sms, 0, Err)) {
-    // Its times would not depend on the SMs: no profile at all.
-    tellKernel(*P.Kernel, std::string("SMC_PROFILE_RECORD: not profiled: ") +
-                              NotConfinable + "; it runs the original");
-    return launchOriginal(Req);
-  }
+  cudaError_t Err = Confined.dispatch();
   float Ms = 0;
   if (Err == cudaSuccess &&
       cudaEventRecord(S.RecordEnd, Stream) == cudaSuccess &&
@@ -243,6 +281,99 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
     cudaGetLastError();
   }
   return Err;
+}
+
+// Workers per SM of P's kernel's SM-centric variant at its original's
+// occupancy, for co-run trials; 0 where the variant cannot be confined (none,
+// or one chunk per worker).  AutoState::Mutex held.
+unsigned fitOf(AutoState &S, Prepared &P, const LaunchRequest &Req) {
+  auto It = S.Fits.find(P.AutoName);
+  if (It != S.Fits.end())
+    return It->second;
+  unsigned Fit = 0;
+  KernelEntry &K = *P.Kernel;
+  KernelFacts Facts = KernelFacts::fromInfo(K.Info);
+  const driver::Api *Api = driver::api();
+  if (Api && K.Smc && K.InfoProblem.empty() && K.SmcProblem.empty() &&
+      Facts.HasSmc && !Facts.OneChunk) {
+    std::lock_guard<std::mutex> GlobalLock(globals().Mutex);
+    Occupancy Occ;
+    if (occupancy(K, Req.Shape.Block, Req.Shape.SharedMem, *Api, Occ))
+      Fit = unsigned(std::max(0, std::min(Occ.Original, Occ.Variant)));
+  }
+  return S.Fits[P.AutoName] = Fit;
+}
+
+// The co-run trials of these kernels (one of them `Me`), made where they
+// apply, and Me's index in them; null where the model decides
+// (AutoState::Mutex held).
+CoRunTrials *trialsFor(AutoState &S, const std::string &Key,
+                       const std::vector<CoRunKernel> &Kernels,
+                       const std::string &Me, const CoRunDecision &Model,
+                       unsigned NumSms, size_t &Index) {
+  std::vector<CoRunKernel> Order = decisionOrder(Kernels);
+  auto It = S.Trials.find(Key);
+  if (It == S.Trials.end()) {
+    if (!CoRunTrials::applies(Order, NumSms))
+      return nullptr;
+    std::vector<unsigned> Fits;
+    for (const CoRunKernel &K : Order) {
+      auto Fit = S.Fits.find(K.Name);
+      if (Fit == S.Fits.end() || Fit->second == 0)
+        return nullptr;
+      Fits.push_back(Fit->second);
+    }
+    CoRunTrials::Options Options;
+    Options.NumSms = NumSms;
+    Options.Granularity = trialGranularity(NumSms);
+    It = S.Trials.emplace(Key, CoRunTrials(Order, Fits, Model, Options)).first;
+  }
+  for (Index = 0; Index < Order.size() && Order[Index].Name != Me; ++Index)
+    ;
+  return &It->second;
+}
+
+// Counts the time of F's last launch for the trials it was timed for, if
+// it has finished (AutoState::Mutex held).
+void harvest(AutoState &S, AutoStreamFlight &F) {
+  if (!F.Timed)
+    return;
+  F.Timed = false;
+  float Ms = 0;
+  cudaError_t Err = cudaEventElapsedTime(&Ms, F.TimedStart, F.TimedEnd);
+  if (Err != cudaSuccess) {
+    if (Err != cudaErrorNotReady)
+      cudaGetLastError();
+    return;
+  }
+  if (!F.Trials || F.TrialsVersion != S.ProfilesVersion ||
+      !F.Trials->record(F.Trial, F.TrialKernel, double(Ms) * 1e-3))
+    return;
+  ++S.DecisionsVersion; // a new trial: every memo decides again
+  if (F.Trials->settled())
+    tell("auto: co-run " + F.Trials->names() + ": " +
+         F.Trials->decision().Reason);
+}
+
+// Whether a launch decided under `Trials` now may be timed for them: every
+// other launch of policy auto in flight runs under the same trial.
+bool cleanTrial(AutoState &S, DeviceState &Dev, AutoStreamFlight &Mine,
+                const CoRunTrials &Trials,
+                std::chrono::steady_clock::time_point Now) {
+  for (AutoStreamFlight &F : Dev.AutoFlights)
+    if (&F != &Mine && inFlight(F, Now) &&
+        (F.Trials != &Trials || F.TrialsVersion != S.ProfilesVersion ||
+         F.Trial != Trials.trial()))
+      return false;
+  if (!Mine.TimedStart && (cudaEventCreate(&Mine.TimedStart) != cudaSuccess ||
+                           cudaEventCreate(&Mine.TimedEnd) != cudaSuccess)) {
+    cudaGetLastError();
+    if (Mine.TimedStart)
+      cudaEventDestroy(Mine.TimedStart);
+    Mine.TimedStart = nullptr;
+    return false;
+  }
+  return true;
 }
 
 } // namespace
@@ -295,20 +426,29 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
                    : std::string("auto: no profiles loaded (SMC_PROFILE, "
                                  "smc::loadProfiles); it runs the original"));
   P.AutoTold = true;
+  if (Mine)
+    harvest(S, *Mine);
+  if (S.Search && S.ProfilesLoaded)
+    fitOf(S, P, Req);
 
   // The choice of the stream's last launch, where this one is the same
   // launch beside the same co-runners.
   const AutoChoice *Choice = nullptr;
-  if (Mine &&
-      Mine->Memo.matches(P.AutoName, Priority, StreamBusy, S.ProfilesVersion)) {
+  CoRunTrials *Trials = nullptr;
+  size_t TrialKernel = 0;
+  if (Mine && Mine->Memo.matches(P.AutoName, Priority, StreamBusy,
+                                 S.DecisionsVersion)) {
     size_t Matched = 0;
     bool Same = true;
     for (AutoStreamFlight &F : Dev.AutoFlights)
       if (Same && &F != Mine && inFlight(F, Now))
         Same = Matched < Mine->Memo.Others.size() &&
                sameCoRunner(F.Flight, Mine->Memo.Others[Matched++]);
-    if (Same && Matched == Mine->Memo.Others.size())
+    if (Same && Matched == Mine->Memo.Others.size()) {
       Choice = &Mine->Memo.Choice;
+      Trials = Mine->Memo.Trials;
+      TrialKernel = Mine->Memo.TrialKernel;
+    }
   }
   AutoChoice Fresh;
   if (!Choice) {
@@ -338,6 +478,11 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
                  .first;
       }
       Decision = &It->second;
+      if (S.Search)
+        Trials = trialsFor(S, DecisionKey, Kernels, Me.Name, *Decision,
+                           Dev.NumSMs, TrialKernel);
+      if (Trials)
+        Decision = &Trials->decision();
     }
     Fresh = chooseAuto(Others, Me, StreamBusy,
                        Decision ? *Decision : CoRunDecision(), Dev.NumSMs);
@@ -347,39 +492,63 @@ cudaError_t launchAuto(LaunchRequest &Req, int Device, Prepared &P) {
       Mine->Memo.Me = P.AutoName;
       Mine->Memo.Priority = Priority;
       Mine->Memo.StreamBusy = StreamBusy;
-      Mine->Memo.ProfilesVersion = S.ProfilesVersion;
+      Mine->Memo.DecisionsVersion = S.DecisionsVersion;
       Mine->Memo.Others = std::move(Others);
       Mine->Memo.Choice = std::move(Fresh);
+      Mine->Memo.Trials = Trials;
+      Mine->Memo.TrialKernel = TrialKernel;
       Choice = &Mine->Memo.Choice;
     }
   }
-  Req.AutoDecision = &Choice->Reason;
-  cudaError_t Err = cudaSuccess;
-  bool Confined =
-      Choice->Confine &&
-      launchConfined(Req, Device, Choice->Share.FirstSm, Choice->Share.NumSms,
-                     Choice->Share.WorkersPerSm, Err);
-  if (!Confined) {
-    if (Choice->Confine) {
+  std::optional<ConfinedLaunch> Confined;
+  if (Choice->Confine) {
+    Confined.emplace(Req, Device, Choice->Share.FirstSm, Choice->Share.NumSms,
+                     Choice->Share.WorkersPerSm);
+    if (!Confined->Ready) {
       // Not confinable, and never will be: the memo keeps the original.
+      Confined.reset();
       AutoChoice Original;
-      Original.Reason = std::string("a partition was predicted, but ") +
+      Original.Reason = std::string("a partition was chosen, but ") +
                         NotConfinable + ": the original";
+      S.Fits[P.AutoName] = 0; // no trials of co-runs it is new in
       if (Mine && Choice == &Mine->Memo.Choice)
         Mine->Memo.Choice = std::move(Original);
       else
         Fresh = std::move(Original);
-      Req.AutoDecision = &Choice->Reason;
     }
-    Err = runOriginal(P, "", Req);
   }
-  Req.AutoDecision = nullptr;
+  // Timed for the trials: from an idle stream, beside launches of the
+  // same trial only.
+  bool Timed = Trials && Mine && !Trials->settled() && !StreamBusy &&
+               cleanTrial(S, Dev, *Mine, *Trials, Now);
+  if (Timed && cudaEventRecord(Mine->TimedStart, Stream) != cudaSuccess) {
+    cudaGetLastError();
+    Timed = false;
+  }
+  cudaError_t Err;
+  if (Confined) {
+    Confined->Req.AutoDecision = &Choice->Reason;
+    Err = Confined->dispatch();
+  } else {
+    Req.AutoDecision = &Choice->Reason;
+    Err = runOriginal(P, "", Req);
+    Req.AutoDecision = nullptr;
+  }
   if (Err == cudaSuccess && Mine) {
     CoRunKernel &Ran = Mine->Flight.Kernel;
     if (Ran.Name != P.AutoName)
       Ran.Name = P.AutoName;
     Ran.Priority = Priority;
     Mine->Flight.Share = Choice->Confine ? Choice->Share : KernelShare();
+    Mine->Trials = Trials;
+    Mine->Trial = Trials ? Trials->trial() : 0;
+    Mine->TrialKernel = TrialKernel;
+    Mine->TrialsVersion = S.ProfilesVersion;
+    if (Timed) {
+      Mine->Timed = cudaEventRecord(Mine->TimedEnd, Stream) == cudaSuccess;
+      if (!Mine->Timed)
+        cudaGetLastError();
+    }
     if (cudaEventRecord(Mine->Done, Stream) == cudaSuccess) {
       Mine->Idle = false;
       Mine->PendingAt = Now;
@@ -402,6 +571,15 @@ ProfileSet loadedProfiles() {
   std::lock_guard<std::mutex> Lock(S.Mutex);
   start(S);
   return S.Profiles;
+}
+
+std::vector<CoRunTrials> autoCoRunTrials() {
+  AutoState &S = autoState();
+  std::lock_guard<std::mutex> Lock(S.Mutex);
+  std::vector<CoRunTrials> All;
+  for (const auto &[Key, Trials] : S.Trials)
+    All.push_back(Trials);
+  return All;
 }
 
 bool loadProfiles(const std::string &Path, std::string *Error) {

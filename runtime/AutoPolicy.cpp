@@ -85,8 +85,7 @@ AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
     return Choice;
   }
   if (Decision.Kind != CoRunKind::Partition) {
-    Choice.Reason =
-        "sharing predicted best: the original (" + Decision.Reason + ")";
+    Choice.Reason = "sharing: the original (" + Decision.Reason + ")";
     return Choice;
   }
   if (StreamBusy) {
@@ -125,8 +124,7 @@ AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
   }
   Choice.Confine = true;
   Choice.Share = *Mine;
-  Choice.Reason = "partition predicted to beat sharing: SMs " +
-                  std::to_string(Mine->FirstSm) + "-" +
+  Choice.Reason = "partition: SMs " + std::to_string(Mine->FirstSm) + "-" +
                   std::to_string(Mine->FirstSm + Mine->NumSms - 1) + " (" +
                   Decision.Reason + ")";
   return Choice;

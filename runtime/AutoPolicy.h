@@ -12,6 +12,7 @@
 #define SMC_RUNTIME_AUTOPOLICY_H
 
 #include "CoRunScheduler.h"
+#include "CoRunTrials.h"
 
 #include <string>
 #include <vector>
@@ -65,18 +66,23 @@ struct AutoMemo {
   std::string Me; // the launch's profile name
   KernelPriority Priority = KernelPriority::Normal;
   bool StreamBusy = false;
-  unsigned ProfilesVersion = 0; // the profiles it was decided from
+  // The profiles and co-run trial decisions it was decided from.
+  unsigned DecisionsVersion = 0;
   std::vector<AutoFlight> Others;
   AutoChoice Choice;
+  // The co-run trials (CoRunTrials.h) Choice came from, and Me's index in
+  // them; null where the model decided.
+  CoRunTrials *Trials = nullptr;
+  size_t TrialKernel = 0;
 
   // Whether a launch of `Me` at `Priority`, busy or not, decided from
-  // profiles of `ProfilesVersion`, gets Choice (its co-runners compared
-  // one by one with sameCoRunner()).
+  // profiles and trials of `DecisionsVersion`, gets Choice (its co-runners
+  // compared one by one with sameCoRunner()).
   bool matches(const std::string &Me, KernelPriority Priority, bool StreamBusy,
-               unsigned ProfilesVersion) const {
+               unsigned DecisionsVersion) const {
     return Valid && this->StreamBusy == StreamBusy &&
            this->Priority == Priority &&
-           this->ProfilesVersion == ProfilesVersion && this->Me == Me;
+           this->DecisionsVersion == DecisionsVersion && this->Me == Me;
   }
 };
 
@@ -102,6 +108,11 @@ std::vector<CoRunKernel> decisionOrder(std::vector<CoRunKernel> Kernels);
 AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
                       const CoRunKernel &Me, bool StreamBusy,
                       const CoRunDecision &Decision, unsigned NumSms);
+
+// The co-run trials policy auto holds in this process, copied under its
+// lock (for tests and tools).  Defined with the launch path
+// (AutoLaunch.cpp).
+std::vector<CoRunTrials> autoCoRunTrials();
 
 } // namespace smc
 

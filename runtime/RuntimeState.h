@@ -37,6 +37,7 @@
 #define SMC_RUNTIME_RUNTIMESTATE_H
 
 #include "AutoPolicy.h"
+#include "CoRunTrials.h"
 #include "Driver.h"
 #include "KernelProfile.h"
 #include "PolicyText.h"
@@ -178,6 +179,8 @@ struct UrgentHold {
 struct StreamFlight {
   StreamKey Stream;
   cudaEvent_t Done = nullptr;
+  // Destroys the record's events when streamFlight() forgets it.
+  void release() { cudaEventDestroy(Done); }
 };
 
 // The last confined launch of a stream (ConfinedLaunches.cpp): the SMs it
@@ -198,6 +201,23 @@ struct AutoStreamFlight : StreamFlight {
   std::chrono::steady_clock::time_point PendingAt;
   // The choice of its last launch, reused while the next launch matches.
   AutoMemo Memo;
+  // The co-run trials its last launch was decided under (CoRunTrials.h),
+  // which trial, and whether that launch counts for it: timed by TimedStart
+  // and TimedEnd as kernel TrialKernel of the trials, while AutoState's
+  // DecisionsVersion is still TrialsVersion (the trials still exist).
+  CoRunTrials *Trials = nullptr;
+  unsigned Trial = 0;
+  size_t TrialKernel = 0;
+  unsigned TrialsVersion = 0;
+  bool Timed = false;
+  cudaEvent_t TimedStart = nullptr, TimedEnd = nullptr; // made when needed
+  void release() {
+    StreamFlight::release();
+    if (TimedStart)
+      cudaEventDestroy(TimedStart);
+    if (TimedEnd)
+      cudaEventDestroy(TimedEnd);
+  }
 };
 
 // Streams whose last launch a device keeps in one registry before it
@@ -219,7 +239,7 @@ Flight *streamFlight(std::vector<Flight> &Flights, const StreamKey &Key,
         std::remove_if(Flights.begin(), Flights.end(), [&](Flight &F) {
           if (StillRunning(F))
             return false;
-          cudaEventDestroy(F.Done);
+          F.release();
           return true;
         });
     Flights.erase(Forget, Flights.end());

@@ -9,6 +9,10 @@
 //    exactly once;
 //  - co-runs from several host threads, each with its own stream and
 //    kernel, under profiles that predict partitions, keep exactly once;
+//  - a co-run that recurs is measured: the model's partition first, then
+//    sharing, then the climb, until it settles on what was measured best
+//    (a partition only if it beat sharing by the margin), every chunk of
+//    every launch run once throughout;
 //  - SMC_PROFILE_RECORD records every point of the ladder over two runs of
 //    a program and keeps the samples of the first run; a kernel no SM set
 //    confines (one chunk per worker) runs, and gets no profile;
@@ -18,9 +22,12 @@
 #include "AutoPolicy.h"
 #include "GpuTest.h"
 
+#include <atomic>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <thread>
@@ -285,6 +292,86 @@ TEST_F(Auto, HostThreadsWithPredictedPartitionsKeepExactlyOnce) {
     SMC_CUDA_ASSERT(Err);
   for (SpinRun &Run : Runs)
     EXPECT_TRUE(allCountsAre(Run.Counts, Launches)) << Run.Name;
+}
+
+TEST_F(Auto, RecurringCoRunIsMeasuredUntilItSettles) {
+  SMC_SKIP_UNDER_STATS("SMC_STATS serializes SM-centric launches");
+  unsigned Sms = numSMs();
+  ASSERT_GE(Sms, 40u);
+  SpinRun Runs[] = {{autoLong, "autoLong", dim3(3 * Sms)},
+                    {autoShort, "autoShort", dim3(2 * Sms)}};
+  for (SpinRun &Run : Runs)
+    SMC_CUDA_ASSERT(Run.init());
+  TempFile Profiles;
+  loadSplitProfiles({Runs[1].profileName()}, {Runs[0].profileName()}, Profiles);
+  smc::setPolicy("*", smc::Policy::automatic());
+  auto TrialsOfPair = [&]() -> std::optional<smc::CoRunTrials> {
+    for (smc::CoRunTrials &T : smc::autoCoRunTrials())
+      if (T.names().find(Runs[0].profileName()) != std::string::npos &&
+          T.names().find(Runs[1].profileName()) != std::string::npos)
+        return T;
+    return std::nullopt;
+  };
+  // Two request loops, each launching and waiting, until the co-run
+  // settles (thread 0 looks every 8 launches).
+  constexpr unsigned MaxLaunches = 3000;
+  std::atomic<bool> Settled{false};
+  unsigned Launches[2] = {0, 0};
+  cudaError_t Errors[2] = {cudaSuccess, cudaSuccess};
+  std::vector<std::thread> Threads;
+  for (int T = 0; T < 2; ++T)
+    Threads.emplace_back([&, T] {
+      cudaStream_t Stream;
+      cudaError_t Err =
+          cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking);
+      while (Err == cudaSuccess && !Settled && Launches[T] < MaxLaunches) {
+        Err = Runs[T].launch(Stream, T == 0 ? 200000 : 150000);
+        if (Err == cudaSuccess)
+          Err = cudaStreamSynchronize(Stream);
+        ++Launches[T];
+        if (T == 0 && Launches[T] % 8 == 0) {
+          std::optional<smc::CoRunTrials> Trials = TrialsOfPair();
+          Settled = Trials && Trials->settled();
+        }
+      }
+      cudaStreamDestroy(Stream);
+      Errors[T] = Err;
+    });
+  for (std::thread &Thread : Threads)
+    Thread.join();
+  for (cudaError_t Err : Errors)
+    SMC_CUDA_ASSERT(Err);
+  for (int T = 0; T < 2; ++T)
+    EXPECT_TRUE(allCountsAre(Runs[T].Counts, Launches[T])) << Runs[T].Name;
+
+  std::optional<smc::CoRunTrials> Trials = TrialsOfPair();
+  ASSERT_TRUE(Trials) << "the co-run was never tried";
+  ASSERT_TRUE(Trials->settled())
+      << "not settled after " << Launches[0] << " and " << Launches[1]
+      << " launches: " << Trials->measured().size() << " trials measured";
+  const std::vector<smc::CoRunTrials::Trial> &Measured = Trials->measured();
+  ASSERT_GE(Measured.size(), 3u);
+  EXPECT_EQ(Measured[0].Decision.Kind, smc::CoRunKind::Partition)
+      << "the model's partition is tried first";
+  EXPECT_EQ(Measured[1].Decision.Kind, smc::CoRunKind::Shared)
+      << "sharing is tried second";
+  ASSERT_TRUE(Trials->sharedStp());
+  const smc::CoRunTrials::Trial *Best = nullptr;
+  for (const smc::CoRunTrials::Trial &T : Measured) {
+    EXPECT_TRUE(std::isfinite(T.Stp) && T.Stp > 0) << T.Decision.Reason;
+    if (T.Decision.Kind == smc::CoRunKind::Partition &&
+        (!Best || T.Stp > Best->Stp))
+      Best = &T;
+  }
+  ASSERT_TRUE(Best);
+  const smc::CoRunDecision &Chosen = Trials->decision();
+  if (Chosen.Kind == smc::CoRunKind::Partition) {
+    EXPECT_GT(Best->Stp, *Trials->sharedStp() * 1.02) << Chosen.Reason;
+    EXPECT_EQ(Chosen.Shares, Best->Decision.Shares) << Chosen.Reason;
+  } else {
+    EXPECT_LE(Best->Stp, *Trials->sharedStp() * 1.02) << Chosen.Reason;
+  }
+  std::printf("[ info     ] %s\n", Chosen.Reason.c_str());
 }
 
 // The child of RecordsEveryPointOfTheLadder: 11 launches of autoShort and

@@ -96,7 +96,7 @@ TEST(AutoPolicy, SharingPredictedBestRunsTheOriginal) {
   ASSERT_EQ(D.Kind, CoRunKind::Shared);
   AutoChoice C = chooseAuto({Other}, kernel(B), false, D, H100Sms);
   EXPECT_FALSE(C.Confine);
-  EXPECT_NE(C.Reason.find("sharing predicted best"), std::string::npos)
+  EXPECT_NE(C.Reason.find("sharing: the original"), std::string::npos)
       << C.Reason;
 }
 
@@ -161,7 +161,7 @@ TEST(AutoPolicy, AMemoMatchesOnlyTheLaunchItWasMadeFor) {
   EXPECT_FALSE(Memo.matches("", KernelPriority::Normal, false, 0));
   Memo.Valid = true;
   Memo.Me = "a grid=1x1x1 block=1x1x1";
-  Memo.ProfilesVersion = 2;
+  Memo.DecisionsVersion = 2;
   EXPECT_TRUE(Memo.matches(Memo.Me, KernelPriority::Normal, false, 2));
   EXPECT_FALSE(Memo.matches("b", KernelPriority::Normal, false, 2));
   EXPECT_FALSE(Memo.matches(Memo.Me, KernelPriority::High, false, 2));
