@@ -2,16 +2,23 @@
 # ===- plot_corun.py - Charts and tables of smc_corun_bench results --------===#
 #
 # Reads the JSON smc_corun_bench writes (bench/corun/CoRunReport.h: context,
-# workloads, benchmarks = one record per pair and mode, summary) and
-#  - writes PREFIX-stp.png, a heatmap of STP per pair (rows) and mode
-#    (columns), each cell annotated; modes that could not run are grey
-#    ("n/a"), runs whose check failed are marked "FAIL";
+# workloads, benchmarks = one record per group and mode, summary) and
+#  - writes PREFIX-stp.png, a heatmap of STP per group (rows: pairs, then
+#    triples, ...) and mode (columns), each cell annotated; modes that
+#    could not run are grey ("n/a"), runs whose check failed are marked
+#    "FAIL";
 #  - writes PREFIX-means.png, bars of each mode's mean STP and mean ANTT
-#    over the pairs it ran (ANTT: lower is better);
+#    over the groups it ran (ANTT: lower is better), one bar per group size
+#    where the file has pairs and triples;
 #  - prints Markdown: the context line, the table of modes (mean STP, mean
-#    ANTT, against plain streams), the table of STP per pair and mode, and
-#    every failure and unavailable mode.
-# STP = sum of T_alone / T_corun; ANTT = mean of T_corun / T_alone.
+#    ANTT, against plain streams; one table per group size where the file
+#    has several: the means over pairs, over triples), the table of STP per
+#    group and mode, and every failure and unavailable mode.
+# A group's size is the length of its record's "workloads" (or "kernels";
+# results of pairs written before triples have no "workloads"); a file of
+# pairs only prints what it printed before triples.
+# STP = sum of T_alone / T_corun; ANTT = mean of T_corun / T_alone, over the
+# group's workloads.
 #
 # USAGE: plot_corun.py corun.json [--prefix PREFIX] [--no-png]
 #   PREFIX defaults to the JSON file's path without ".json".
@@ -26,17 +33,52 @@ MODE_ORDER = ("serial", "streams", "priority", "green", "smc-shared",
               "smc-oracle", "smc-scheduler")
 
 
+def size_of(record):
+    """The number of workloads of a record's group."""
+    if record.get("workloads"):
+        return len(record["workloads"])
+    if record.get("kernels"):
+        return len(record["kernels"])
+    return record["pair"].count("+") + 1
+
+
+def noun(size, plural=False):
+    """'pair', 'triple', 'group of 4' (plural: 'pairs', ...)."""
+    if size == 2:
+        return "pairs" if plural else "pair"
+    if size == 3:
+        return "triples" if plural else "triple"
+    return "groups of %d" % size if plural else "group of %d" % size
+
+
 def load(path):
     with open(path) as f:
         data = json.load(f)
     records = data.get("benchmarks", [])
     modes = [m for m in data.get("context", {}).get("modes", MODE_ORDER)]
-    pairs = []
+    pairs = []  # every group, whatever its size, in the order of the file
+    sizes = {}
     for r in records:
         if r["pair"] not in pairs:
             pairs.append(r["pair"])
+            sizes[r["pair"]] = size_of(r)
+    # Pairs first, then triples, ... (stable: a file's order within a size).
+    pairs.sort(key=lambda p: sizes[p])
     cells = {(r["pair"], r["mode"]): r for r in records}
-    return data, modes, pairs, cells
+    return data, modes, pairs, cells, sizes
+
+
+def group_sizes(pairs, sizes):
+    return sorted(set(sizes[p] for p in pairs))
+
+
+def summary_of(data, mode, size, several):
+    """A mode's summary: over every group, or over those of one size where
+    the file has several sizes."""
+    s = data.get("summary", {}).get(mode, {})
+    if several:
+        s = s.get("by_size", {}).get(str(size), {})
+    return s
 
 
 def stp_of(record):
@@ -75,14 +117,13 @@ def fmt(value, pattern="%.3f"):
     return "" if value is None else pattern % value
 
 
-def print_tables(data, modes, pairs, cells):
-    print(context_line(data) + "\n")
-    summary = data.get("summary", {})
-    print("| mode | pairs | mean STP | mean ANTT | STP / streams (mean) | "
-          "STP / streams (worst pair) | ANTT gain over streams |")
+def print_summary(data, modes, size, several):
+    many, one = noun(size, plural=True), noun(size)
+    print("| mode | %s | mean STP | mean ANTT | STP / streams (mean) | "
+          "STP / streams (worst %s) | ANTT gain over streams |" % (many, one))
     print("|---|---:|---:|---:|---:|---:|---:|")
     for mode in modes:
-        s = summary.get(mode, {})
+        s = summary_of(data, mode, size, several)
         worst = ""
         if "stp_vs_streams_min" in s:
             worst = "%.3f (%s)" % (s["stp_vs_streams_min"],
@@ -91,8 +132,21 @@ def print_tables(data, modes, pairs, cells):
             mode, s.get("pairs", 0), fmt(s.get("mean_stp")),
             fmt(s.get("mean_antt")), fmt(s.get("stp_vs_streams_mean")),
             worst, fmt(s.get("antt_vs_streams"))))
-    print("\nSTP per pair and mode:\n")
-    print("| pair | categories | " + " | ".join(modes) + " |")
+
+
+def print_tables(data, modes, pairs, cells, sizes):
+    print(context_line(data) + "\n")
+    present = group_sizes(pairs, sizes) or [2]
+    several = len(present) > 1
+    for i, size in enumerate(present):
+        if several:
+            count = sum(1 for p in pairs if sizes[p] == size)
+            print("%sMeans over the %d %s:\n" % (
+                "\n" if i else "", count, noun(size, plural=True)))
+        print_summary(data, modes, size, several)
+    row = noun(present[0]) if not several else "group"
+    print("\nSTP per %s and mode:\n" % row)
+    print("| %s | categories | " % row + " | ".join(modes) + " |")
     print("|---|---|" + "---:|" * len(modes))
     for pair in pairs:
         first = next((cells[(pair, m)] for m in modes if (pair, m) in cells),
@@ -119,7 +173,7 @@ def print_tables(data, modes, pairs, cells):
         print("\n".join(notes))
 
 
-def plot(data, modes, pairs, cells, prefix):
+def plot(data, modes, pairs, cells, sizes, prefix):
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -135,6 +189,9 @@ def plot(data, modes, pairs, cells, prefix):
             stp = stp_of(cells.get((pair, mode)))
             if stp:
                 values[i, j] = stp
+    present = group_sizes(pairs, sizes)
+    several = len(present) > 1
+    row = noun(present[0]) if not several else "group"
     fig, ax = plt.subplots(figsize=(1.3 * len(modes) + 3,
                                     0.38 * len(pairs) + 2))
     cmap = matplotlib.colormaps["RdYlGn"].copy()
@@ -148,30 +205,48 @@ def plot(data, modes, pairs, cells, prefix):
         for j, mode in enumerate(modes):
             ax.text(j, i, cell_text(cells.get((pair, mode))), ha="center",
                     va="center", fontsize=8)
+    # A line between the pairs and the triples (rows are sorted by size).
+    for i in range(1, len(pairs)):
+        if sizes[pairs[i]] != sizes[pairs[i - 1]]:
+            ax.axhline(i - 0.5, color="black", linewidth=1.5)
     ax.set_xticks(range(len(modes)), modes, rotation=30, ha="right")
     ax.set_yticks(range(len(pairs)), pairs)
-    ax.set_title("STP per pair and mode, %s" % device)
+    ax.set_title("STP per %s and mode, %s" % (row, device))
     fig.colorbar(image, ax=ax, label="STP (sum of T_alone / T_corun)")
     fig.tight_layout()
     heatmap = prefix + "-stp.png"
     fig.savefig(heatmap, dpi=120)
     plt.close(fig)
 
-    summary = data.get("summary", {})
-    shown = [m for m in modes if summary.get(m, {}).get("pairs")]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(11, 4))
+    shown = [m for m in modes
+             if any(summary_of(data, m, n, several).get("pairs")
+                    for n in present)]
+    fig, (left, right) = plt.subplots(
+        1, 2, figsize=(11 + 2 * (len(present) - 1), 4))
+    width = 0.8 / len(present)
+    hatches = ("", "//", "..", "xx")
     for ax, key, label in ((left, "mean_stp", "mean STP (higher is better)"),
                            (right, "mean_antt",
                             "mean ANTT (lower is better)")):
-        heights = [summary[m][key] for m in shown]
-        bars = ax.bar(range(len(shown)), heights, color=[
-            "tab:orange" if m.startswith("smc") else "tab:blue"
-            for m in shown])
-        ax.bar_label(bars, fmt="%.2f", fontsize=8)
+        for k, size in enumerate(present):
+            offset = (k - (len(present) - 1) / 2) * width
+            heights = [summary_of(data, m, size, several).get(key, 0)
+                       for m in shown]
+            bars = ax.bar([i + offset for i in range(len(shown))], heights,
+                          width=width if several else 0.8,
+                          hatch=hatches[k % len(hatches)],
+                          label=noun(size, plural=True), color=[
+                              "tab:orange" if m.startswith("smc")
+                              else "tab:blue" for m in shown])
+            ax.bar_label(bars, fmt="%.2f", fontsize=6 if several else 8)
         ax.set_xticks(range(len(shown)), shown, rotation=30, ha="right")
         ax.set_ylabel(label)
         ax.axhline(1.0, color="grey", linewidth=0.8)
-    fig.suptitle("Modes over %d pairs, %s" % (len(pairs), device))
+        if several:
+            ax.legend(fontsize=8)
+    counts = ", ".join("%d %s" % (sum(1 for p in pairs if sizes[p] == n),
+                                  noun(n, plural=True)) for n in present)
+    fig.suptitle("Modes over %s, %s" % (counts, device))
     fig.tight_layout()
     means = prefix + "-means.png"
     fig.savefig(means, dpi=120)
@@ -185,13 +260,13 @@ def main():
     parser.add_argument("--prefix")
     parser.add_argument("--no-png", action="store_true")
     args = parser.parse_args()
-    data, modes, pairs, cells = load(args.json)
-    print_tables(data, modes, pairs, cells)
+    data, modes, pairs, cells, sizes = load(args.json)
+    print_tables(data, modes, pairs, cells, sizes)
     if args.no_png:
         return 0
     prefix = args.prefix or os.path.splitext(args.json)[0]
     try:
-        written = plot(data, modes, pairs, cells, prefix)
+        written = plot(data, modes, pairs, cells, sizes, prefix)
     except ImportError as error:
         print("plot_corun.py: no charts (%s)" % error, file=sys.stderr)
         return 0

@@ -1,7 +1,7 @@
 //===- CoRunPlan.cpp - What smc_corun_bench co-runs, and how --------------===//
 //
-// See CoRunPlan.h.  The classification and the pair list are kept here, in
-// one place.
+// See CoRunPlan.h.  The classification, the pair list and the triple list
+// are kept here, in one place.
 //===----------------------------------------------------------------------===//
 #include "CoRunPlan.h"
 
@@ -73,7 +73,44 @@ const ClassifiedWorkload *findClassified(const std::string &Name) {
   return nullptr;
 }
 
-std::string WorkloadPair::name() const { return First + "+" + Second; }
+std::string WorkloadGroup::name() const {
+  std::string Name;
+  for (const std::string &W : Names)
+    Name += (Name.empty() ? "" : "+") + W;
+  return Name;
+}
+
+std::string groupNoun(size_t Size) {
+  if (Size == 2)
+    return "pair";
+  if (Size == 3)
+    return "triple";
+  return "group of " + std::to_string(Size);
+}
+
+std::string groupsNoun(const std::vector<WorkloadGroup> &Groups) {
+  std::set<size_t> Sizes;
+  for (const WorkloadGroup &G : Groups)
+    Sizes.insert(G.size());
+  if (Sizes == std::set<size_t>{2})
+    return "pairs";
+  if (Sizes == std::set<size_t>{3})
+    return "triples";
+  return "groups";
+}
+
+std::string classMix(const WorkloadGroup &Group) {
+  unsigned Memory = 0, Compute = 0;
+  for (const std::string &Name : Group.Names)
+    if (const ClassifiedWorkload *W = findClassified(Name))
+      ++(W->Class == WorkloadClass::Memory ? Memory : Compute);
+  std::string Mix;
+  if (Memory)
+    Mix = std::to_string(Memory) + " memory";
+  if (Compute)
+    Mix += (Mix.empty() ? "" : " + ") + std::to_string(Compute) + " compute";
+  return Mix;
+}
 
 const std::vector<std::string> &allCategories() {
   static const std::vector<std::string> List = {
@@ -82,20 +119,26 @@ const std::vector<std::string> &allCategories() {
   return List;
 }
 
-std::vector<std::string> categoriesOf(const WorkloadPair &Pair) {
-  const ClassifiedWorkload *A = findClassified(Pair.First);
-  const ClassifiedWorkload *B = findClassified(Pair.Second);
-  if (!A || !B)
+std::vector<std::string> categoriesOf(const WorkloadGroup &Group) {
+  std::set<WorkloadClass> Classes;
+  std::set<RunLength> Lengths;
+  for (const std::string &Name : Group.Names) {
+    const ClassifiedWorkload *W = findClassified(Name);
+    if (!W)
+      return {};
+    Classes.insert(W->Class);
+    Lengths.insert(W->length());
+  }
+  if (Classes.empty())
     return {};
   std::vector<std::string> Out;
-  if (A->Class != B->Class)
+  if (Classes.size() == 2)
     Out.push_back("memory x compute");
-  else if (A->Class == WorkloadClass::Memory)
+  else if (*Classes.begin() == WorkloadClass::Memory)
     Out.push_back("memory x memory");
   else
     Out.push_back("compute x compute");
-  std::set<RunLength> Lengths = {A->length(), B->length()};
-  if (Lengths == std::set<RunLength>{RunLength::Short, RunLength::Long})
+  if (Lengths.count(RunLength::Short) && Lengths.count(RunLength::Long))
     Out.push_back("short x long");
   return Out;
 }
@@ -103,8 +146,8 @@ std::vector<std::string> categoriesOf(const WorkloadPair &Pair) {
 // Every classified workload appears at least once; each category has six
 // pairs or more (unit-tested).  Within a pair the first is the workload
 // that the priority mode puts on the high-priority stream.
-const std::vector<WorkloadPair> &defaultPairs() {
-  static const std::vector<WorkloadPair> List = {
+const std::vector<WorkloadGroup> &defaultPairs() {
+  static const std::vector<WorkloadGroup> List = {
       // memory x compute
       {"spmv", "mm"},
       {"nn", "nbody"},
@@ -136,10 +179,40 @@ const std::vector<WorkloadPair> &defaultPairs() {
   return List;
 }
 
-const std::vector<WorkloadPair> &quickPairs() {
-  static const std::vector<WorkloadPair> List = {
+const std::vector<WorkloadGroup> &quickPairs() {
+  static const std::vector<WorkloadGroup> List = {
       {"spmv", "mm"},   {"nn", "nbody"},   {"bs", "mriq"}, {"spmv", "bs"},
       {"nn", "reduce"}, {"reduce", "cfd"}, {"mm", "mriq"}, {"sad", "syrk"},
+  };
+  return List;
+}
+
+// Each triple is a default pair (its first two, in the pair's order) and a
+// third workload; the classes and lengths (S short, M medium, L long) are
+// in the comments.  Unit-tested: categories, mixes, pairs.
+const std::vector<WorkloadGroup> &defaultTriples() {
+  static const std::vector<WorkloadGroup> List = {
+      // memory x compute
+      {"spmv", "mm", "nn"},     // 2 memory + 1 compute; M L S
+      {"nn", "nbody", "tea"},   // 1 memory + 2 compute; S L S
+      {"bs", "mriq", "kmeans"}, // 2 memory + 1 compute; S M S
+      {"sad", "syrk", "cfd"},   // 1 memory + 2 compute; S L L
+      // memory x memory
+      {"spmv", "bs", "reduce"},  // M S S
+      {"irreg", "kmeans", "md"}, // M S L
+      // compute x compute
+      {"mm", "mriq", "tea"},    // L M S
+      {"mriq", "syr2k", "sad"}, // M L S
+  };
+  return List;
+}
+
+const std::vector<WorkloadGroup> &quickTriples() {
+  static const std::vector<WorkloadGroup> List = {
+      {"spmv", "mm", "nn"},
+      {"nn", "nbody", "tea"},
+      {"spmv", "bs", "reduce"},
+      {"mm", "mriq", "tea"},
   };
   return List;
 }
@@ -164,28 +237,39 @@ bool parsePositive(const std::string &Text, double &Value) {
 
 } // namespace
 
-bool parsePairs(const std::string &Text, std::vector<WorkloadPair> &Pairs,
-                std::string &Error) {
-  std::vector<WorkloadPair> Out;
+bool parseGroups(const std::string &Text, std::vector<WorkloadGroup> &Groups,
+                 std::string &Error) {
+  std::vector<WorkloadGroup> Out;
   for (const std::string &Piece : split(Text, ',')) {
     std::vector<std::string> Names = split(Piece, '+');
-    if (Names.size() != 2 || Names[0].empty() || Names[1].empty()) {
-      Error = "'" + Piece + "' is not a pair (write first+second)";
+    bool Empty = std::any_of(Names.begin(), Names.end(),
+                             [](const std::string &N) { return N.empty(); });
+    if (Names.size() < MinGroupSize || Empty) {
+      Error = "'" + Piece + "' is not a group (write a+b, a+b+c or up to " +
+              std::to_string(MaxGroupSize) + " workloads joined by +)";
+      return false;
+    }
+    if (Names.size() > MaxGroupSize) {
+      Error = "'" + Piece + "' has " + std::to_string(Names.size()) +
+              " workloads; a group has " + std::to_string(MinGroupSize) +
+              " to " + std::to_string(MaxGroupSize);
       return false;
     }
     for (const std::string &Name : Names)
       if (!findClassified(Name)) {
         Error = "'" + Name + "' in '" + Piece +
-                "' is not a workload the harness pairs (--list shows them)";
+                "' is not a workload the harness co-runs (--list shows them)";
         return false;
       }
-    if (Names[0] == Names[1]) {
-      Error = "'" + Piece + "' pairs a workload with itself";
-      return false;
-    }
-    Out.push_back({Names[0], Names[1]});
+    for (size_t I = 0; I < Names.size(); ++I)
+      if (std::find(Names.begin(), Names.begin() + I, Names[I]) !=
+          Names.begin() + I) {
+        Error = "'" + Piece + "' has " + Names[I] + " twice";
+        return false;
+      }
+    Out.push_back(WorkloadGroup(std::move(Names)));
   }
-  Pairs = std::move(Out);
+  Groups = std::move(Out);
   return true;
 }
 
@@ -198,23 +282,26 @@ const std::vector<std::string> &allModes() {
 }
 
 std::string usage() {
-  return "usage: smc_corun_bench [--pairs=a+b,c+d] [--modes=m1,m2] [--quick]\n"
-         "         [--out=FILE] [--rounds=N] [--target-ms=X] "
-         "[--split-step=N]\n"
-         "         [--workers=0,1,2,4] [--sweep-s=X] [--check=once|pair]\n"
-         "         [--budget-s=X] [--list]\n"
+  return "usage: smc_corun_bench [--pairs=a+b,c+d+e] [--triples] "
+         "[--modes=m1,m2]\n"
+         "         [--quick] [--out=FILE] [--rounds=N] [--target-ms=X]\n"
+         "         [--split-step=N] [--workers=0,1,2,4] [--sweep-s=X]\n"
+         "         [--check=once|pair] [--budget-s=X] [--list]\n"
+         "--pairs: groups of 2 to 4 workloads (a+b, a+b+c), default: the 24 "
+         "pairs\n"
+         "--triples: the 8 default triples instead of the pairs\n"
          "modes: serial, streams, priority, green, smc-shared, smc-oracle,\n"
          "       smc-scheduler, batch-search, batch-turnaround (default: all)\n"
-         "--quick: 8 pairs, 3 rounds, split step 16, workers 0,1, sweeps of 3 "
-         "s\n"
-         "         (unless given)\n"
-         "--list: print the workloads' classes and the pairs, touch no GPU\n";
+         "--quick: 8 pairs (4 triples), 3 rounds, split step 16, workers "
+         "0,1,\n"
+         "         sweeps of 3 s (unless given)\n"
+         "--list: print the workloads' classes and the groups, touch no GPU\n";
 }
 
 bool parseOptions(const std::vector<std::string> &Args, Options &O,
                   std::string &Error) {
   Options Out;
-  std::optional<std::vector<WorkloadPair>> Pairs;
+  std::optional<std::vector<WorkloadGroup>> Groups;
   std::optional<unsigned> Rounds, Step;
   std::optional<double> SweepSeconds;
   std::optional<std::vector<unsigned>> Workers;
@@ -243,13 +330,19 @@ bool parseOptions(const std::vector<std::string> &Args, Options &O,
       Out.Quick = true;
     } else if (Key == "--list" && !HasValue) {
       Out.ListOnly = true;
+    } else if (Key == "--triples" && !HasValue) {
+      if (Groups)
+        return Bad("--triples and --pairs exclude each other");
+      Out.Triples = true;
     } else if (!HasValue) {
       return Bad("unknown option, or it needs =value");
     } else if (Key == "--pairs") {
-      std::vector<WorkloadPair> P;
-      if (!parsePairs(Value, P, Error))
+      if (Out.Triples)
+        return Bad("--triples and --pairs exclude each other");
+      std::vector<WorkloadGroup> G;
+      if (!parseGroups(Value, G, Error))
         return Bad(Error);
-      Pairs = std::move(P);
+      Groups = std::move(G);
     } else if (Key == "--modes") {
       std::set<std::string> Wanted;
       for (const std::string &Mode : split(Value, ',')) {
@@ -290,12 +383,12 @@ bool parseOptions(const std::vector<std::string> &Args, Options &O,
         return Bad("needs a positive number");
       SweepSeconds = Seconds;
     } else if (Key == "--check") {
-      if (Value == "pair")
-        Out.Check = CheckPolicy::EveryPair;
+      if (Value == "pair" || Value == "group")
+        Out.Check = CheckPolicy::EveryGroup;
       else if (Value == "once")
         Out.Check = CheckPolicy::FirstUse;
       else
-        return Bad("needs pair or once");
+        return Bad("needs pair (or group) or once");
     } else if (Key == "--budget-s") {
       if (!parsePositive(Value, Out.BudgetSeconds))
         return Bad("needs a positive number");
@@ -305,7 +398,12 @@ bool parseOptions(const std::vector<std::string> &Args, Options &O,
   }
   if (Out.Modes.empty())
     Out.Modes = allModes();
-  Out.Pairs = Pairs ? *Pairs : Out.Quick ? quickPairs() : defaultPairs();
+  if (Groups)
+    Out.Groups = *Groups;
+  else if (Out.Triples)
+    Out.Groups = Out.Quick ? quickTriples() : defaultTriples();
+  else
+    Out.Groups = Out.Quick ? quickPairs() : defaultPairs();
   Out.Rounds = Rounds ? *Rounds : Out.Quick ? 3 : 5;
   Out.SplitStep = Step ? *Step : Out.Quick ? 16 : 8;
   Out.SweepSeconds = SweepSeconds ? *SweepSeconds : Out.Quick ? 3 : 6;
@@ -317,37 +415,107 @@ bool parseOptions(const std::vector<std::string> &Args, Options &O,
   return true;
 }
 
-std::vector<unsigned> splitPoints(unsigned NumSms, unsigned Step) {
-  std::vector<unsigned> Points;
-  if (Step == 0)
-    return Points;
-  for (unsigned Sms = Step; Sms + Step <= NumSms; Sms += Step)
-    Points.push_back(Sms);
-  return Points;
+std::vector<std::vector<unsigned>> smSplits(unsigned NumSms, unsigned Step,
+                                            unsigned Parts) {
+  std::vector<std::vector<unsigned>> Splits;
+  if (Step == 0 || Parts < 2)
+    return Splits;
+  // The first Parts - 1 counts, odometer-wise (the last of them fastest);
+  // each at least Step, leaving the last kernel at least Step.
+  std::vector<unsigned> Counts(Parts - 1, Step);
+  auto Rest = [&]() -> long long {
+    long long Used = 0;
+    for (unsigned C : Counts)
+      Used += C;
+    return (long long)NumSms - Used;
+  };
+  while (true) {
+    if (Rest() >= (long long)Step) {
+      std::vector<unsigned> Split = Counts;
+      Split.push_back(unsigned(Rest()));
+      Splits.push_back(std::move(Split));
+      Counts.back() += Step;
+      continue;
+    }
+    // Carry: reset the fastest count that overflowed, advance the one
+    // before it; done when the first overflows.
+    size_t I = Counts.size() - 1;
+    while (I > 0 && Rest() < (long long)Step) {
+      Counts[I] = Step;
+      --I;
+      Counts[I] += Step;
+    }
+    if (Rest() < (long long)Step)
+      break;
+  }
+  return Splits;
+}
+
+std::vector<unsigned> oracleWorkers(const std::vector<unsigned> &Workers,
+                                    unsigned Parts) {
+  if (Parts <= 2 || Workers.empty())
+    return Workers;
+  return {*std::min_element(Workers.begin(), Workers.end())};
 }
 
 std::vector<SplitConfig> oracleConfigs(unsigned NumSms, unsigned Step,
-                                       const std::vector<unsigned> &Workers) {
+                                       const std::vector<unsigned> &Workers,
+                                       unsigned Parts) {
   std::vector<SplitConfig> Configs;
-  for (unsigned Sms : splitPoints(NumSms, Step))
-    for (unsigned First : Workers)
-      for (unsigned Second : Workers)
-        Configs.push_back({Sms, First, Second});
+  std::vector<unsigned> Choices = oracleWorkers(Workers, Parts);
+  if (Choices.empty())
+    return Configs;
+  for (const std::vector<unsigned> &Sms : smSplits(NumSms, Step, Parts)) {
+    // Every tuple of choices, the last kernel's innermost.
+    std::vector<size_t> Index(Parts, 0);
+    while (true) {
+      SplitConfig C;
+      C.Sms = Sms;
+      for (size_t I : Index)
+        C.Workers.push_back(Choices[I]);
+      Configs.push_back(std::move(C));
+      size_t K = Parts;
+      while (K > 0 && ++Index[K - 1] == Choices.size())
+        Index[--K] = 0;
+      if (K == 0)
+        break;
+    }
+  }
   return Configs;
 }
 
-std::vector<unsigned> greenRequests(unsigned NumSms, unsigned Step,
-                                    unsigned MinPartition, unsigned Alignment) {
-  std::vector<unsigned> Requests;
+std::vector<std::vector<unsigned>> greenRequests(unsigned NumSms, unsigned Step,
+                                                 unsigned MinPartition,
+                                                 unsigned Alignment,
+                                                 unsigned Parts) {
+  std::vector<std::vector<unsigned>> Requests;
   Alignment = std::max(1u, Alignment);
-  for (unsigned Sms : splitPoints(NumSms, Step)) {
-    unsigned Granted = std::max(Sms, MinPartition);
-    Granted = (Granted + Alignment - 1) / Alignment * Alignment;
+  for (std::vector<unsigned> Split : smSplits(NumSms, Step, Parts)) {
+    Split.pop_back(); // the last context gets the rest
+    unsigned Granted = 0;
+    for (unsigned &Sms : Split) {
+      Sms = std::max(Sms, MinPartition);
+      Sms = (Sms + Alignment - 1) / Alignment * Alignment;
+      Granted += Sms;
+    }
     if (Granted < NumSms && NumSms - Granted >= std::max(1u, MinPartition) &&
-        std::find(Requests.begin(), Requests.end(), Granted) == Requests.end())
-      Requests.push_back(Granted);
+        std::find(Requests.begin(), Requests.end(), Split) == Requests.end())
+      Requests.push_back(Split);
   }
   return Requests;
+}
+
+GreenSweep greenSweep(unsigned NumSms, unsigned Step, unsigned MinPartition,
+                      unsigned Alignment, unsigned Parts, unsigned MaxSplits) {
+  GreenSweep Sweep;
+  if (Step == 0)
+    return Sweep;
+  for (unsigned S = Step;; S += Step) {
+    Sweep.Step = S;
+    Sweep.Requests = greenRequests(NumSms, S, MinPartition, Alignment, Parts);
+    if (Sweep.Requests.size() <= MaxSplits || S > NumSms)
+      return Sweep;
+  }
 }
 
 std::vector<unsigned> profileSmCounts(unsigned NumSms, bool Quick) {

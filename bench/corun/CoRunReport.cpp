@@ -6,7 +6,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
+#include <set>
 
 namespace smc::corun {
 
@@ -52,6 +54,13 @@ CoRunMetrics ModeRecord::metrics() const {
   return coRunMetrics(Alone, CoRun);
 }
 
+std::vector<std::string> ModeRecord::workloads() const {
+  std::vector<std::string> Names;
+  for (const KernelRecord &K : Kernels)
+    Names.push_back(K.Workload);
+  return Names;
+}
+
 bool ModeRecord::checksPassed() const {
   return std::all_of(Checks.begin(), Checks.end(),
                      [](const CheckRecord &C) { return C.Ok; });
@@ -66,11 +75,13 @@ json msOrNull(double Ms) { return std::isfinite(Ms) ? json(Ms) : json(); }
 
 json toJson(const ModeRecord &Record) {
   json J;
-  J["name"] = Record.Pair + "/" + Record.Mode;
+  J["name"] = Record.Group + "/" + Record.Mode;
   J["run_name"] = J["name"];
   J["run_type"] = "aggregate";
   J["aggregate_name"] = "median";
-  J["pair"] = Record.Pair;
+  J["pair"] = Record.Group;
+  J["workloads"] = Record.workloads();
+  J["group_size"] = Record.Kernels.size();
   J["mode"] = Record.Mode;
   J["categories"] = Record.Categories;
   J["status"] = Record.Status;
@@ -122,67 +133,98 @@ json toJson(const ModeRecord &Record) {
   return J;
 }
 
+namespace {
+
+// One mode's summary over the records Take accepts (see summarize).
+json summarizeMode(const std::vector<ModeRecord> &Records,
+                   const std::string &Mode,
+                   const std::map<std::string, CoRunMetrics> &Streams,
+                   const std::function<bool(const ModeRecord &)> &Take) {
+  unsigned Groups = 0, Compared = 0;
+  double SumStp = 0, SumAntt = 0, MinStp = 0, SumRatio = 0, MinRatio = 0;
+  double SumAnttHere = 0, SumAnttStreams = 0;
+  std::string MinGroup, MinRatioGroup;
+  for (const ModeRecord &R : Records) {
+    if (R.Mode != Mode || R.Status != "ok" || !Take(R))
+      continue;
+    CoRunMetrics M = R.metrics();
+    if (!(M.Stp > 0))
+      continue;
+    ++Groups;
+    SumStp += M.Stp;
+    SumAntt += M.Antt;
+    if (MinGroup.empty() || M.Stp < MinStp) {
+      MinStp = M.Stp;
+      MinGroup = R.Group;
+    }
+    auto S = Streams.find(R.Group);
+    if (S == Streams.end() || !(S->second.Stp > 0))
+      continue;
+    ++Compared;
+    double Ratio = M.Stp / S->second.Stp;
+    SumRatio += Ratio;
+    SumAnttHere += M.Antt;
+    SumAnttStreams += S->second.Antt;
+    if (MinRatioGroup.empty() || Ratio < MinRatio) {
+      MinRatio = Ratio;
+      MinRatioGroup = R.Group;
+    }
+  }
+  json S = {{"pairs", Groups}};
+  if (Groups > 0) {
+    S["mean_stp"] = SumStp / Groups;
+    S["mean_antt"] = SumAntt / Groups;
+    S["min_stp"] = MinStp;
+    S["min_stp_pair"] = MinGroup;
+  }
+  if (Compared > 0) {
+    S["pairs_vs_streams"] = Compared;
+    S["stp_vs_streams_mean"] = SumRatio / Compared;
+    S["stp_vs_streams_min"] = MinRatio;
+    S["stp_vs_streams_min_pair"] = MinRatioGroup;
+    S["antt_vs_streams"] = SumAnttStreams / SumAnttHere;
+  }
+  return S;
+}
+
+} // namespace
+
 json summarize(const std::vector<ModeRecord> &Records,
                const std::vector<std::string> &Modes) {
-  std::map<std::string, CoRunMetrics> Streams; // by pair
-  for (const ModeRecord &R : Records)
+  std::map<std::string, CoRunMetrics> Streams; // by group
+  std::set<size_t> Sizes;
+  for (const ModeRecord &R : Records) {
     if (R.Mode == "streams" && R.Status == "ok")
-      Streams[R.Pair] = R.metrics();
+      Streams[R.Group] = R.metrics();
+    Sizes.insert(R.Kernels.size());
+  }
   json Summary = json::object();
   for (const std::string &Mode : Modes) {
-    unsigned Pairs = 0, Compared = 0;
-    double SumStp = 0, SumAntt = 0, MinStp = 0, SumRatio = 0, MinRatio = 0;
-    double SumAnttHere = 0, SumAnttStreams = 0;
-    std::string MinPair, MinRatioPair;
-    for (const ModeRecord &R : Records) {
-      if (R.Mode != Mode || R.Status != "ok")
-        continue;
-      CoRunMetrics M = R.metrics();
-      if (!(M.Stp > 0))
-        continue;
-      ++Pairs;
-      SumStp += M.Stp;
-      SumAntt += M.Antt;
-      if (MinPair.empty() || M.Stp < MinStp) {
-        MinStp = M.Stp;
-        MinPair = R.Pair;
-      }
-      auto S = Streams.find(R.Pair);
-      if (S == Streams.end() || !(S->second.Stp > 0))
-        continue;
-      ++Compared;
-      double Ratio = M.Stp / S->second.Stp;
-      SumRatio += Ratio;
-      SumAnttHere += M.Antt;
-      SumAnttStreams += S->second.Antt;
-      if (MinRatioPair.empty() || Ratio < MinRatio) {
-        MinRatio = Ratio;
-        MinRatioPair = R.Pair;
-      }
-    }
-    json S = {{"pairs", Pairs}};
-    if (Pairs > 0) {
-      S["mean_stp"] = SumStp / Pairs;
-      S["mean_antt"] = SumAntt / Pairs;
-      S["min_stp"] = MinStp;
-      S["min_stp_pair"] = MinPair;
-    }
-    if (Compared > 0) {
-      S["pairs_vs_streams"] = Compared;
-      S["stp_vs_streams_mean"] = SumRatio / Compared;
-      S["stp_vs_streams_min"] = MinRatio;
-      S["stp_vs_streams_min_pair"] = MinRatioPair;
-      S["antt_vs_streams"] = SumAnttStreams / SumAnttHere;
-    }
+    json S = summarizeMode(Records, Mode, Streams,
+                           [](const ModeRecord &) { return true; });
+    S["by_size"] = json::object();
+    for (size_t Size : Sizes)
+      S["by_size"][std::to_string(Size)] =
+          summarizeMode(Records, Mode, Streams, [&](const ModeRecord &R) {
+            return R.Kernels.size() == Size;
+          });
     Summary[Mode] = S;
   }
   return Summary;
 }
 
 std::vector<KernelShare> sharesOf(const SplitConfig &Config, unsigned NumSms) {
-  unsigned First = std::min(Config.FirstSms, NumSms);
-  return {{0, First, Config.FirstWorkers},
-          {First, NumSms - First, Config.SecondWorkers}};
+  std::vector<KernelShare> Shares;
+  unsigned First = 0;
+  for (size_t I = 0; I < Config.Sms.size(); ++I) {
+    unsigned Sms = I + 1 == Config.Sms.size()
+                       ? NumSms - First
+                       : std::min(Config.Sms[I], NumSms - First);
+    unsigned Workers = I < Config.Workers.size() ? Config.Workers[I] : 0;
+    Shares.push_back({First, Sms, Workers});
+    First += Sms;
+  }
+  return Shares;
 }
 
 json sharesJson(const std::vector<KernelShare> &Shares) {
@@ -217,13 +259,15 @@ bool mayBeat(double Bound, double Best, double Slack) {
   return !(Bound < Best * (1 - Slack));
 }
 
-CoRunDecision decidePair(const KernelProfile &First,
-                         const KernelProfile &Second, unsigned NumSms,
-                         unsigned Granularity) {
+CoRunDecision decideGroup(const std::vector<const KernelProfile *> &Profiles,
+                          unsigned NumSms, unsigned Granularity) {
   CoRunOptions Options;
   Options.NumSms = NumSms;
   Options.Granularity = Granularity;
-  return decide({{First.name(), &First}, {Second.name(), &Second}}, Options);
+  std::vector<CoRunKernel> Kernels;
+  for (const KernelProfile *P : Profiles)
+    Kernels.push_back({P ? P->name() : std::string(), P});
+  return decide(Kernels, Options);
 }
 
 json decisionJson(const CoRunDecision &Decision,

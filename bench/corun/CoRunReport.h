@@ -9,12 +9,14 @@
 //
 // where T_alone is the workload's original kernels alone on the whole GPU
 // and T_corun the time from the common start to the end of its own stream.
-// A record holds one (pair, mode): every measured round's T_corun per
-// kernel; its STP and ANTT are those of the per-kernel medians.  The
-// summary gives each mode's means over pairs and its ratios to plain
-// streams (the targets are stated against streams).  Also the
-// bridge to the co-run model: the scheduler's decision for a pair of
-// profiles, and the SM shares of an oracle split.
+// The sums and means run over a group's N workloads (a pair, a triple, up
+// to four).  A record holds one (group, mode): every measured round's
+// T_corun per kernel; its STP and ANTT are those of the per-kernel medians.
+// The summary gives each mode's means over groups and its ratios to plain
+// streams (the targets are stated against streams), over all
+// groups and by group size.  Also the bridge to the co-run model: the
+// scheduler's decision for a group's profiles, and the SM shares of an
+// oracle split.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_CORUN_CORUNREPORT_H
 #define SMC_BENCH_CORUN_CORUNREPORT_H
@@ -58,7 +60,10 @@ struct CheckRecord {
 };
 
 struct ModeRecord {
-  std::string Pair, Mode;
+  // The group's name ("spmv+mm+nn"), written as "pair" in the JSON (the
+  // field's name in results of pairs, kept so that they still plot).
+  std::string Group;
+  std::string Mode;
   std::vector<std::string> Categories;
   // "ok"; "unavailable" (the mode cannot run here, Note says why: no
   // numbers); "failed" (it ran and failed, Note says how).
@@ -71,23 +76,32 @@ struct ModeRecord {
   CoRunMetrics metrics() const;
   // Whether every check passed (true when there are none).
   bool checksPassed() const;
+  // The group's workloads, in order (those of Kernels).
+  std::vector<std::string> workloads() const;
 };
 
 // A record in the layout of a Google Benchmark aggregate: name
-// "<pair>/<mode>", run_type "aggregate", aggregate_name "median",
-// real_time the makespan in ms; then stp, antt, makespan_ms, kernels
-// (alone, median co-run, slowdown, samples), stp_samples, config, checks.
+// "<group>/<mode>", run_type "aggregate", aggregate_name "median",
+// real_time the makespan in ms; then pair (the group's name, as in results
+// of pairs), workloads (its names), group_size, stp, antt, makespan_ms,
+// kernels (alone, median co-run, slowdown, samples), stp_samples, config,
+// checks.
 nlohmann::json toJson(const ModeRecord &Record);
 
-// Per mode (in Modes' order) over its "ok" records: pairs, mean_stp,
-// mean_antt, min_stp and its pair; where the pair has an "ok" streams
-// record too: stp_vs_streams_mean (mean of per-pair STP ratios),
-// stp_vs_streams_min and its pair, antt_vs_streams (streams' mean ANTT over
-// this mode's, on those pairs: above 1 is better).
+// Per mode (in Modes' order) over its "ok" records: pairs (the number of
+// groups, whatever their size: the name results of pairs have), mean_stp,
+// mean_antt, min_stp and its group (min_stp_pair); where the group has an
+// "ok" streams record too: stp_vs_streams_mean (mean of per-group STP
+// ratios), stp_vs_streams_min and its group, antt_vs_streams (streams'
+// mean ANTT over this mode's, on those groups: above 1 is better).  Then
+// by_size: the same keys over the groups of each size ("2", "3", ...)
+// that has records.
 nlohmann::json summarize(const std::vector<ModeRecord> &Records,
                          const std::vector<std::string> &Modes);
 
-// The SM shares of an oracle split on a device of NumSms SMs.
+// The SM shares of an oracle split on a device of NumSms SMs: kernel i on
+// Config.Sms[i] SMs from where kernel i - 1's end, the last kernel on the
+// rest of the device, with Config.Workers[i] (0 where not given).
 std::vector<KernelShare> sharesOf(const SplitConfig &Config, unsigned NumSms);
 nlohmann::json sharesJson(const std::vector<KernelShare> &Shares);
 
@@ -105,11 +119,14 @@ double stpUpperBound(const std::vector<const KernelProfile *> &Profiles,
 // (a fraction) for the noise of the profiled times.
 bool mayBeat(double Bound, double Best, double Slack = 0.05);
 
-// decide() for the pair's two profiles on NumSms SMs in groups of
-// Granularity SMs, both of Normal priority, default margins.
-CoRunDecision decidePair(const KernelProfile &First,
-                         const KernelProfile &Second, unsigned NumSms,
-                         unsigned Granularity);
+// decide() for a group's profiles (one per workload, in order) on NumSms
+// SMs in groups of Granularity SMs, all of Normal priority, default
+// margins.  decide() takes any number of kernels: for two it tries every
+// split, for more it hands out one group of SMs at a time to the kernel
+// whose predicted rate gains most (runtime/CoRunScheduler.cpp, bestSplit);
+// sharing is kept unless a split is predicted to beat it by the margin.
+CoRunDecision decideGroup(const std::vector<const KernelProfile *> &Profiles,
+                          unsigned NumSms, unsigned Granularity);
 // The decision as JSON: kind, shares, reason, the model's STP and ANTT for
 // it and for sharing, predicted seconds, and predicted_stp_vs_original:
 // the STP its predicted times give against OriginalAloneMs (the originals'

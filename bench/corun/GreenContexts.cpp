@@ -1,4 +1,4 @@
-//===- GreenContexts.cpp - Two-way SM splits with CUDA green contexts -----===//
+//===- GreenContexts.cpp - N-way SM splits with CUDA green contexts -------===//
 //
 // See GreenContexts.h.  Driver functions come from the runtime's driver
 // lookup (runtime/Driver.h), at the ABI versions of their PFN_ typedefs.
@@ -20,11 +20,15 @@ struct GreenContexts::Driver {
   PFN_cuDevSmResourceSplitByCount_v12040 SplitByCount = nullptr;
   PFN_cuDevResourceGenerateDesc_v12040 GenerateDesc = nullptr;
   PFN_cuGreenCtxCreate_v12040 CreateContext = nullptr;
+  PFN_cuGreenCtxGetDevResource_v12040 ContextResource = nullptr;
+  PFN_cuGreenCtxDestroy_v12040 DestroyContext = nullptr;
   PFN_cuGreenCtxStreamCreate_v12050 CreateStream = nullptr;
+  PFN_cuStreamDestroy_v4000 DestroyStream = nullptr;
   PFN_cuCtxFromGreenCtx_v12040 ContextOf = nullptr;
   PFN_cuCtxPushCurrent_v4000 PushContext = nullptr;
   PFN_cuCtxPopCurrent_v4000 PopContext = nullptr;
   PFN_cuEventCreate_v2000 CreateEvent = nullptr;
+  PFN_cuEventDestroy_v4000 DestroyEvent = nullptr;
   CUdevice Device = 0;
   CUdevResource Sms{}; // the whole device's SMs
 
@@ -35,12 +39,26 @@ struct GreenContexts::Driver {
            lookUp("cuDevSmResourceSplitByCount", 12040, SplitByCount, Error) &&
            lookUp("cuDevResourceGenerateDesc", 12040, GenerateDesc, Error) &&
            lookUp("cuGreenCtxCreate", 12040, CreateContext, Error) &&
+           lookUp("cuGreenCtxGetDevResource", 12040, ContextResource, Error) &&
+           lookUp("cuGreenCtxDestroy", 12040, DestroyContext, Error) &&
            lookUp("cuGreenCtxStreamCreate", 12050, CreateStream, Error) &&
+           lookUp("cuStreamDestroy", 4000, DestroyStream, Error) &&
            lookUp("cuCtxFromGreenCtx", 12040, ContextOf, Error) &&
            lookUp("cuCtxPushCurrent", 4000, PushContext, Error) &&
            lookUp("cuCtxPopCurrent", 4000, PopContext, Error) &&
-           lookUp("cuEventCreate", 2000, CreateEvent, Error);
+           lookUp("cuEventCreate", 2000, CreateEvent, Error) &&
+           lookUp("cuEventDestroy", 4000, DestroyEvent, Error);
   }
+};
+
+// What one split made, in the order it is destroyed: events, then streams,
+// then the green contexts of the parts and the holders of remainders.
+struct GreenContexts::Made {
+  std::vector<CUgreenCtx> Contexts; // one per part that got one
+  std::vector<CUgreenCtx> Holders;  // remainders split again
+  std::vector<CUstream> Streams;
+  // Events with the part whose context they were created in.
+  std::vector<std::pair<size_t, CUevent>> Events;
 };
 
 namespace {
@@ -55,10 +73,11 @@ std::string failure(CUresult Result, const char *What) {
 } // namespace
 
 GreenContexts::GreenContexts() = default;
-GreenContexts::~GreenContexts() = default;
+GreenContexts::~GreenContexts() { release(); }
 
 bool GreenContexts::init(int DeviceOrdinal) {
   Available = false;
+  release();
   Api.reset();
   auto D = std::make_unique<Driver>();
   std::string Error;
@@ -90,8 +109,8 @@ bool GreenContexts::init(int DeviceOrdinal) {
   return true;
 }
 
-const GreenContexts::Split *GreenContexts::split(unsigned Sms,
-                                                 std::string &Error) {
+const GreenContexts::Split *
+GreenContexts::split(const std::vector<unsigned> &Sms, std::string &Error) {
   auto Found = Splits.find(Sms);
   if (Found != Splits.end())
     return &Found->second;
@@ -99,57 +118,137 @@ const GreenContexts::Split *GreenContexts::split(unsigned Sms,
     Error = Reason;
     return nullptr;
   }
-  const Driver &D = *Api;
-  CUdevResource Input = D.Sms;
-  CUdevResource Parts[2] = {};
-  unsigned Groups = 1;
-  Error = failure(D.SplitByCount(&Parts[0], &Groups, &Input, &Parts[1], 0, Sms),
-                  "cuDevSmResourceSplitByCount");
-  if (Error.empty() && (Groups != 1 || Parts[1].sm.smCount == 0))
-    Error = "cuDevSmResourceSplitByCount: " + std::to_string(Sms) +
-            " SMs leave no second partition";
-  if (!Error.empty())
+  auto Before = Refused.find(Sms);
+  if (Before != Refused.end()) {
+    Error = Before->second;
     return nullptr;
+  }
+  if (Sms.empty()) {
+    Error = "a split needs the SM count of its first part";
+    return nullptr;
+  }
+  const Driver &D = *Api;
+  // Whatever is made is owned (and released) even if a later step fails.
+  Owned.emplace_back();
+  Made &M = Owned.back();
+  // A green context on Part's SMs.
+  auto Context = [&](CUdevResource Part, CUgreenCtx &Green) {
+    CUdevResourceDesc Desc = nullptr;
+    std::string E =
+        failure(D.GenerateDesc(&Desc, &Part, 1), "cuDevResourceGenerateDesc");
+    if (E.empty())
+      E = failure(
+          D.CreateContext(&Green, Desc, D.Device, CU_GREEN_CTX_DEFAULT_STREAM),
+          "cuGreenCtxCreate");
+    return E;
+  };
+
+  // The parts: Sms.size() split off one after the other, then the rest.
+  std::vector<CUdevResource> Parts;
+  CUdevResource Input = D.Sms;
+  Error.clear();
+  for (size_t I = 0; I < Sms.size() && Error.empty(); ++I) {
+    CUdevResource Part{}, Rest{};
+    unsigned Groups = 1;
+    Error = failure(D.SplitByCount(&Part, &Groups, &Input, &Rest, 0, Sms[I]),
+                    "cuDevSmResourceSplitByCount");
+    if (Error.empty() && (Groups != 1 || Rest.sm.smCount == 0))
+      Error = "cuDevSmResourceSplitByCount: " + std::to_string(Sms[I]) +
+              " of " + std::to_string(Input.sm.smCount) +
+              " SMs leave no partition for the rest";
+    if (!Error.empty())
+      break;
+    Parts.push_back(Part);
+    if (I + 1 == Sms.size()) {
+      Parts.push_back(Rest);
+      break;
+    }
+    // Split the rest again through a green context made on it.
+    CUgreenCtx Holder = nullptr;
+    Error = Context(Rest, Holder);
+    if (Error.empty()) {
+      M.Holders.push_back(Holder);
+      Error =
+          failure(D.ContextResource(Holder, &Input, CU_DEV_RESOURCE_TYPE_SM),
+                  "cuGreenCtxGetDevResource(SM)");
+    }
+  }
+  if (!Error.empty()) {
+    Refused[Sms] = Error;
+    return nullptr;
+  }
 
   Split S;
   S.RequestedSms = Sms;
-  S.FirstSms = Parts[0].sm.smCount;
-  S.SecondSms = Parts[1].sm.smCount;
-  cudaStream_t *Streams[2] = {&S.First, &S.Second};
-  cudaEvent_t *Begins[2] = {&S.FirstBegin, &S.SecondBegin};
-  cudaEvent_t *Ends[2] = {&S.FirstEnd, &S.SecondEnd};
-  for (int I = 0; I < 2 && Error.empty(); ++I) {
-    CUdevResourceDesc Desc = nullptr;
+  for (size_t I = 0; I < Parts.size() && Error.empty(); ++I) {
     CUgreenCtx Green = nullptr;
-    CUcontext Context = nullptr, Popped = nullptr;
-    Error = failure(D.GenerateDesc(&Desc, &Parts[I], 1),
-                    "cuDevResourceGenerateDesc");
-    if (Error.empty())
-      Error = failure(
-          D.CreateContext(&Green, Desc, D.Device, CU_GREEN_CTX_DEFAULT_STREAM),
-          "cuGreenCtxCreate");
-    if (Error.empty())
-      Error =
-          failure(D.CreateStream(Streams[I], Green, CU_STREAM_NON_BLOCKING, 0),
-                  "cuGreenCtxStreamCreate");
-    // Events live in the stream's (green) context.
-    if (Error.empty())
-      Error = failure(D.ContextOf(&Context, Green), "cuCtxFromGreenCtx");
-    if (Error.empty())
-      Error = failure(D.PushContext(Context), "cuCtxPushCurrent");
+    CUcontext Ctx = nullptr, Popped = nullptr;
+    CUstream Stream = nullptr;
+    Error = Context(Parts[I], Green);
     if (!Error.empty())
       break;
-    Error =
-        failure(D.CreateEvent(Begins[I], CU_EVENT_DEFAULT), "cuEventCreate");
+    M.Contexts.push_back(Green);
+    Error = failure(D.CreateStream(&Stream, Green, CU_STREAM_NON_BLOCKING, 0),
+                    "cuGreenCtxStreamCreate");
+    if (!Error.empty())
+      break;
+    M.Streams.push_back(Stream);
+    // Events live in the stream's (green) context.
+    Error = failure(D.ContextOf(&Ctx, Green), "cuCtxFromGreenCtx");
     if (Error.empty())
-      Error =
-          failure(D.CreateEvent(Ends[I], CU_EVENT_DEFAULT), "cuEventCreate");
+      Error = failure(D.PushContext(Ctx), "cuCtxPushCurrent");
+    if (!Error.empty())
+      break;
+    CUevent Begin = nullptr, End = nullptr;
+    Error = failure(D.CreateEvent(&Begin, CU_EVENT_DEFAULT), "cuEventCreate");
+    if (Error.empty())
+      M.Events.push_back({M.Contexts.size() - 1, Begin});
+    if (Error.empty())
+      Error = failure(D.CreateEvent(&End, CU_EVENT_DEFAULT), "cuEventCreate");
+    if (Error.empty())
+      M.Events.push_back({M.Contexts.size() - 1, End});
     D.PopContext(&Popped);
+    S.GrantedSms.push_back(Parts[I].sm.smCount);
+    S.Streams.push_back(reinterpret_cast<cudaStream_t>(Stream));
+    S.Begins.push_back(reinterpret_cast<cudaEvent_t>(Begin));
+    S.Ends.push_back(reinterpret_cast<cudaEvent_t>(End));
   }
-  // What was made before a failure is left to the end of the process.
-  if (!Error.empty())
+  if (!Error.empty()) {
+    Refused[Sms] = Error;
     return nullptr;
+  }
   return &(Splits[Sms] = S);
+}
+
+unsigned GreenContexts::release() {
+  unsigned Failed = 0;
+  if (!Api) {
+    Owned.clear();
+    Splits.clear();
+    Refused.clear();
+    return 0;
+  }
+  const Driver &D = *Api;
+  for (Made &M : Owned) {
+    for (auto [Part, Event] : M.Events) {
+      CUcontext Ctx = nullptr, Popped = nullptr;
+      bool Pushed = D.ContextOf(&Ctx, M.Contexts[Part]) == CUDA_SUCCESS &&
+                    D.PushContext(Ctx) == CUDA_SUCCESS;
+      Failed += D.DestroyEvent(Event) != CUDA_SUCCESS;
+      if (Pushed)
+        D.PopContext(&Popped);
+    }
+    for (CUstream Stream : M.Streams)
+      Failed += D.DestroyStream(Stream) != CUDA_SUCCESS;
+    for (CUgreenCtx Green : M.Contexts)
+      Failed += D.DestroyContext(Green) != CUDA_SUCCESS;
+    for (CUgreenCtx Holder : M.Holders)
+      Failed += D.DestroyContext(Holder) != CUDA_SUCCESS;
+  }
+  Owned.clear();
+  Splits.clear();
+  Refused.clear();
+  return Failed;
 }
 
 } // namespace smc::corun

@@ -1,35 +1,42 @@
-//===- corun.cu - Pairs of suite workloads co-running, every way ----------===//
+//===- corun.cu - Groups of suite workloads co-running, every way ---------===//
 //
-// smc_corun_bench: pairs of workloads of the suite (bench/workloads, their
-// kernels compiled with the SMC plugin) start together on two streams; each
-// repeats its run() so that it takes about --target-ms alone.  Every pair
-// runs in each mode of CoRunPlan.h (serial, plain streams, stream
-// priorities, green contexts at their best split, both __smc variants
-// shared, the SMC static oracle's best split x workers per SM, and the split
-// the co-run scheduler decides from measured profiles), the modes
-// interleaved round by round in one process, next to the originals alone,
-// which give T_alone.  Metrics and JSON: CoRunReport.h.
+// smc_corun_bench: groups of 2 to 4 workloads of the suite (bench/workloads,
+// their kernels compiled with the SMC plugin; by default the 24 pairs,
+// with --triples the 8 triples of CoRunPlan.h) start together, one stream
+// each; each repeats its run() so that it takes about --target-ms alone.
+// Every group runs in each mode of CoRunPlan.h (serial, plain streams,
+// stream priorities, green contexts at their best split, the __smc
+// variants shared, the SMC static oracle's best split x workers per SM,
+// the split the co-run scheduler decides from measured profiles, and the
+// layouts smc::Batch's search settles on), the modes interleaved round by
+// round in one process, next to the originals alone, which give T_alone.
+// Metrics and JSON: CoRunReport.h.
 //
 // Timing.  A gate kernel on a stream of its own spins until the host has
 // queued every launch of the co-run (for GateTimeoutNs at most); the event
 // recorded after it is the common start that every stream of the co-run
-// waits for.  A workload's T_corun is from its stream's Begin event,
-// recorded right after that wait, to its End event, recorded after its last
-// run().  The two workloads' run()s are queued alternately.  A co-run whose
-// gate timed out (the host took too long to queue) is run again.
+// (one per workload, or the one of serial) waits for.  A workload's
+// T_corun is from its stream's Begin event, recorded right after that
+// wait, to its End event, recorded after its last run().  The workloads'
+// run()s are queued in turn, one of each workload per turn.  A co-run
+// whose gate timed out (the host took too long to queue) is run again.
 //
 // Phases.  Each workload: set up, checked after a run of its originals and
 // of its __smc variants alone, its repetitions calibrated, its __smc
 // variant profiled alone on k SMs x workers per SM (for the scheduler and
-// the oracle's bound).  Each pair: the green-context sweep (every split),
-// the oracle sweep (one co-run per split x workers configuration, in
-// decreasing order of the STP bound the profiles give, until no remaining
-// configuration can beat the best or --sweep-s runs out), both ranked by
-// STP against the calibrated T_alone; the scheduler's decision; one warm-up
-// round and --rounds measured rounds of every mode, whose configurations
-// are the sweeps' best; checks after the first measured co-run of each
-// mode.  The JSON is rewritten after each pair, so a run cut short keeps
-// what it measured.
+// the oracle's bound).  Each group of N: the green-context sweep (N
+// contexts per split, the splits of greenSweep, at most --sweep-s), the
+// oracle sweep (one co-run per split x workers configuration of
+// oracleConfigs, in decreasing order of the STP bound the profiles give,
+// until no remaining configuration can beat the best or --sweep-s runs
+// out), both ranked by STP against the calibrated T_alone; the scheduler's
+// decision for the N profiles; the batch searches; one warm-up round and
+// --rounds measured rounds of every mode, whose configurations are the
+// sweeps' best; checks after the first measured co-run of each mode.  The
+// JSON is rewritten after each group, so a run cut short keeps what it
+// measured; no group is started that would end after --budget-s.  At the
+// end every stream, event and green context the harness made is
+// destroyed.
 //
 // This file is compiled without the SMC plugin (the gate kernel is launched
 // as it is); the workloads' launches go through the SMC runtime.
@@ -118,15 +125,29 @@ struct Lane {
 
 enum class Variant { Original, SmCentric };
 
-// What one pair runs in each mode, decided before its rounds.
-struct PairRun {
-  WorkloadPair Pair;
-  SuiteWorkload *First = nullptr, *Second = nullptr;
+// What one group runs in each mode, decided before its rounds.
+struct GroupRun {
+  WorkloadGroup Group;
+  std::vector<SuiteWorkload *> Members; // in the group's order
   std::vector<smc::KernelShare> OracleShares;
-  unsigned GreenSms = 0; // the first green context's request
+  std::vector<unsigned> GreenSms; // the first N - 1 green contexts' requests
   smc::CoRunDecision Decision;
   std::map<std::string, json> Config;         // by mode
   std::map<std::string, std::string> Missing; // unavailable modes: why
+  size_t size() const { return Members.size(); }
+  // The members' calibrated times alone (what the sweeps rank by).
+  std::vector<double> aloneMs() const {
+    std::vector<double> Ms;
+    for (const SuiteWorkload *W : Members)
+      Ms.push_back(W->AloneMs);
+    return Ms;
+  }
+  std::vector<const smc::KernelProfile *> profiles() const {
+    std::vector<const smc::KernelProfile *> Profiles;
+    for (const SuiteWorkload *W : Members)
+      Profiles.push_back(&W->Profile);
+    return Profiles;
+  }
 };
 
 std::string isoDate() {
@@ -142,19 +163,20 @@ const char *whatRuns(const std::string &Mode) {
   if (Mode == "serial")
     return "the originals, one workload after the other on one stream";
   if (Mode == "streams")
-    return "the originals on two plain streams";
+    return "the originals on plain streams, one per workload";
   if (Mode == "priority")
-    return "the originals, the first workload on a high-priority stream";
+    return "the originals, the first workload on a high-priority stream, "
+           "the others on plain streams";
   if (Mode == "smc-shared")
     return "__smc variants on every SM, workers per SM as the originals' "
-           "occupancy, two plain streams";
+           "occupancy, plain streams, one per workload";
   if (Mode == "green")
-    return "the originals in two green contexts";
+    return "the originals in green contexts, one per workload";
   if (Mode == "batch-search")
-    return "both workloads' launches recorded into an smc::Batch, run in "
+    return "the workloads' launches recorded into an smc::Batch, run in "
            "the layout its Search settled on (least makespan)";
   if (Mode == "batch-turnaround")
-    return "both workloads' launches recorded into an smc::Batch, run in "
+    return "the workloads' launches recorded into an smc::Batch, run in "
            "the layout its Search settled on (least sum of the workloads' "
            "turnaround)";
   return "__smc variants on SM partitions";
@@ -168,6 +190,8 @@ public:
 
 private:
   void initDevice();
+  // Destroys what initDevice() and the green sweeps made (at the end).
+  void releaseDevice();
   SuiteWorkload &workload(const std::string &Name);
   void calibrate(SuiteWorkload &W);
   void profile(SuiteWorkload &W);
@@ -176,21 +200,22 @@ private:
   std::vector<double> runJobs(const std::vector<Job> &Jobs);
   std::vector<double> runJobsOnce(const std::vector<Job> &Jobs, bool &TimedOut);
   double runAlone(SuiteWorkload &W);
-  std::vector<double> runOnLanes(PairRun &P, const Lane &A, const Lane &B);
-  std::vector<double> runShares(PairRun &P,
+  // Workload i on Plain[i] (the first on High with FirstHigh).
+  std::vector<double> runOnLanes(GroupRun &P, bool FirstHigh = false);
+  std::vector<double> runShares(GroupRun &P,
                                 const std::vector<smc::KernelShare> &Shares);
-  std::vector<double> runGreen(PairRun &P, const GreenContexts::Split &S);
-  std::vector<double> runMode(PairRun &P, const std::string &Mode);
+  std::vector<double> runGreen(GroupRun &P, const GreenContexts::Split &S);
+  std::vector<double> runMode(GroupRun &P, const std::string &Mode);
 
   bool wants(const std::string &Mode) const {
     return std::find(Opt.Modes.begin(), Opt.Modes.end(), Mode) !=
            Opt.Modes.end();
   }
-  void sweepGreen(PairRun &P);
-  void sweepOracle(PairRun &P);
-  void settleSearch(PairRun &P, const std::string &Mode);
-  void schedule(PairRun &P);
-  void measure(PairRun &P);
+  void sweepGreen(GroupRun &P);
+  void sweepOracle(GroupRun &P);
+  void settleSearch(GroupRun &P, const std::string &Mode);
+  void schedule(GroupRun &P);
+  void measure(GroupRun &P);
   CheckRecord check(SuiteWorkload &W);
 
   json workloadsJson() const;
@@ -219,7 +244,11 @@ private:
   unsigned *DeviceFlags = nullptr;
   unsigned Generation = 0;
   unsigned GateTimeouts = 0, UnreleasedRuns = 0;
-  Lane Plain[2], High;
+  // Plain[i]: workload i's stream (Plain[0] also serial's and the alone
+  // runs'), one per workload of the largest group; High: the priority
+  // mode's first workload.
+  std::vector<Lane> Plain;
+  Lane High;
   GreenContexts Green;
   std::string GreenProblem; // why green contexts cannot run here
 
@@ -244,21 +273,41 @@ void Harness::initDevice() {
   Flags[0] = Flags[1] = 0;
   SMC_CUDA_CHECK(cudaHostGetDevicePointer(
       reinterpret_cast<void **>(&DeviceFlags), Flags, 0));
+  size_t Lanes = MinGroupSize;
+  std::set<size_t> Sizes;
+  for (const WorkloadGroup &G : Opt.Groups) {
+    Lanes = std::max(Lanes, G.size());
+    Sizes.insert(G.size());
+  }
+  Plain.resize(Lanes);
   PriorityStreams Priority = createPriorityStreams();
   Plain[0].Stream = Priority.Low;
   High.Stream = Priority.High;
-  SMC_CUDA_CHECK(
-      cudaStreamCreateWithFlags(&Plain[1].Stream, cudaStreamNonBlocking));
-  for (Lane *L : {&Plain[0], &Plain[1], &High}) {
+  for (size_t I = 1; I < Plain.size(); ++I)
+    SMC_CUDA_CHECK(
+        cudaStreamCreateWithFlags(&Plain[I].Stream, cudaStreamNonBlocking));
+  std::vector<Lane *> All = {&High};
+  for (Lane &L : Plain)
+    All.push_back(&L);
+  for (Lane *L : All) {
     SMC_CUDA_CHECK(cudaEventCreate(&L->Begin));
     SMC_CUDA_CHECK(cudaEventCreate(&L->End));
   }
   if (wants("green") && !Green.init(0))
     GreenProblem = Green.reason();
 
-  std::vector<std::string> Pairs;
-  for (const WorkloadPair &P : Opt.Pairs)
-    Pairs.push_back(P.name());
+  std::vector<std::string> Groups;
+  for (const WorkloadGroup &G : Opt.Groups)
+    Groups.push_back(G.name());
+  // What the sweeps try, by group size.
+  json OracleConfigs = json::object(), OracleWorkers = json::object();
+  for (size_t Size : Sizes) {
+    std::string Key = std::to_string(Size);
+    OracleConfigs[Key] =
+        oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers, unsigned(Size))
+            .size();
+    OracleWorkers[Key] = oracleWorkers(Opt.Workers, unsigned(Size));
+  }
   Context = {
       {"date", isoDate()},
       {"executable", Program},
@@ -271,23 +320,27 @@ void Harness::initDevice() {
       {"module_loading", std::getenv("CUDA_MODULE_LOADING")
                              ? std::getenv("CUDA_MODULE_LOADING")
                              : ""},
-      {"pairs", Pairs},
+      {"pairs", Groups}, // every group, whatever its size
+      {"group_sizes", Sizes},
+      {"triples", Opt.Triples},
       {"modes", Opt.Modes},
       {"quick", Opt.Quick},
       {"rounds", Opt.Rounds},
       {"target_ms", Opt.TargetMs},
       {"split_step", Opt.SplitStep},
       {"oracle_workers_per_sm", Opt.Workers},
-      {"oracle_configs",
-       oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers).size()},
+      {"oracle_workers_per_sm_by_group_size", OracleWorkers},
+      {"oracle_configs", OracleConfigs}, // by group size
+      {"green_max_splits", MaxGreenSplits},
       {"profile_sms", profileSmCounts(NumSms, Opt.Quick)},
-      {"check", Opt.Check == CheckPolicy::EveryPair ? "pair" : "once"},
+      {"check", Opt.Check == CheckPolicy::EveryGroup ? "pair" : "once"},
       {"sweep_s", Opt.SweepSeconds},
       {"budget_s", Opt.BudgetSeconds},
       {"metrics", "STP = sum T_alone/T_corun; ANTT = mean T_corun/T_alone; "
                   "T_alone = the originals alone on the whole GPU (median of "
-                  "the pair's alone rounds); T_corun from the common start to "
-                  "the end of the workload's stream; medians over rounds"},
+                  "the group's alone rounds); T_corun from the common start "
+                  "to the end of the workload's stream; medians over rounds; "
+                  "sums and means over the group's workloads"},
       {"mps", "not measured: the harness has no MPS mode"},
   };
   json GreenJson = {{"available", GreenProblem.empty() && wants("green")}};
@@ -303,6 +356,45 @@ void Harness::initDevice() {
   Context["green_contexts"] = GreenJson;
   if (const char *Policy = std::getenv("SMC_POLICY"))
     Context["SMC_POLICY"] = Policy; // overrides nothing the harness sets
+}
+
+void Harness::releaseDevice() {
+  // Nothing may be in flight on what is destroyed; after a sticky error
+  // the context is gone and there is nothing to release.
+  if (cudaDeviceSynchronize() != cudaSuccess) {
+    cudaGetLastError();
+    std::fprintf(stderr, "%s: the device failed; nothing released\n", Program);
+    return;
+  }
+  unsigned Failed = Green.release();
+  std::vector<Lane *> All = {&High};
+  for (Lane &L : Plain)
+    All.push_back(&L);
+  for (Lane *L : All) {
+    for (cudaEvent_t *E : {&L->Begin, &L->End})
+      if (*E) {
+        Failed += cudaEventDestroy(*E) != cudaSuccess;
+        *E = nullptr;
+      }
+    if (L->Stream) {
+      smc::clearStreamSMs(L->Stream);
+      Failed += cudaStreamDestroy(L->Stream) != cudaSuccess;
+      L->Stream = nullptr;
+    }
+  }
+  if (Start)
+    Failed += cudaEventDestroy(Start) != cudaSuccess;
+  if (GateStream)
+    Failed += cudaStreamDestroy(GateStream) != cudaSuccess;
+  if (Flags)
+    Failed += cudaFreeHost(Flags) != cudaSuccess;
+  Start = nullptr;
+  GateStream = nullptr;
+  Flags = DeviceFlags = nullptr;
+  cudaGetLastError();
+  if (Failed)
+    std::fprintf(stderr, "%s: %u streams, events or contexts not released\n",
+                 Program, Failed);
 }
 
 void Harness::usePolicy(const std::vector<SuiteWorkload *> &Ws, Variant V) {
@@ -401,49 +493,74 @@ double Harness::runAlone(SuiteWorkload &W) {
   return runJobs({{&W, Plain[0].Stream, Plain[0].Begin, Plain[0].End}})[0];
 }
 
-std::vector<double> Harness::runOnLanes(PairRun &P, const Lane &A,
-                                        const Lane &B) {
-  return runJobs({{P.First, A.Stream, A.Begin, A.End},
-                  {P.Second, B.Stream, B.Begin, B.End}});
+std::vector<double> Harness::runOnLanes(GroupRun &P, bool FirstHigh) {
+  if (P.size() > Plain.size())
+    throw std::runtime_error(P.Group.name() + ": more workloads than streams");
+  std::vector<Job> Jobs;
+  for (size_t I = 0; I < P.size(); ++I) {
+    const Lane &L = I == 0 && FirstHigh ? High : Plain[I];
+    Jobs.push_back({P.Members[I], L.Stream, L.Begin, L.End});
+  }
+  return runJobs(Jobs);
 }
 
 std::vector<double>
-Harness::runShares(PairRun &P, const std::vector<smc::KernelShare> &Shares) {
-  usePolicy({P.First, P.Second}, Variant::SmCentric);
-  for (int I = 0; I < 2; ++I) {
+Harness::runShares(GroupRun &P, const std::vector<smc::KernelShare> &Shares) {
+  if (Shares.size() != P.size() || P.size() > Plain.size())
+    throw std::runtime_error(P.Group.name() + ": " +
+                             std::to_string(Shares.size()) + " SM shares for " +
+                             std::to_string(P.size()) + " workloads");
+  usePolicy(P.Members, Variant::SmCentric);
+  auto ClearAll = [&] {
+    for (size_t I = 0; I < P.size(); ++I)
+      smc::clearStreamSMs(Plain[I].Stream);
+  };
+  for (size_t I = 0; I < P.size(); ++I) {
     std::string Error;
     if (!smc::setStreamSMs(Plain[I].Stream,
                            smRange(Shares[I].FirstSm, Shares[I].NumSms),
-                           Shares[I].WorkersPerSm, &Error))
+                           Shares[I].WorkersPerSm, &Error)) {
+      ClearAll();
       throw std::runtime_error(Error);
+    }
   }
-  std::vector<double> Ms = runOnLanes(P, Plain[0], Plain[1]);
-  smc::clearStreamSMs(Plain[0].Stream);
-  smc::clearStreamSMs(Plain[1].Stream);
+  std::vector<double> Ms;
+  try {
+    Ms = runOnLanes(P);
+  } catch (...) {
+    ClearAll();
+    throw;
+  }
+  ClearAll();
   return Ms;
 }
 
-std::vector<double> Harness::runGreen(PairRun &P,
+std::vector<double> Harness::runGreen(GroupRun &P,
                                       const GreenContexts::Split &S) {
-  usePolicy({P.First, P.Second}, Variant::Original);
-  return runJobs({{P.First, S.First, S.FirstBegin, S.FirstEnd},
-                  {P.Second, S.Second, S.SecondBegin, S.SecondEnd}});
+  if (S.Streams.size() != P.size())
+    throw std::runtime_error("green contexts: a split of " +
+                             std::to_string(S.Streams.size()) + " for " +
+                             std::to_string(P.size()) + " workloads");
+  usePolicy(P.Members, Variant::Original);
+  std::vector<Job> Jobs;
+  for (size_t I = 0; I < P.size(); ++I)
+    Jobs.push_back({P.Members[I], S.Streams[I], S.Begins[I], S.Ends[I]});
+  return runJobs(Jobs);
 }
 
-std::vector<double> Harness::runMode(PairRun &P, const std::string &Mode) {
-  SuiteWorkload &A = *P.First, &B = *P.Second;
+std::vector<double> Harness::runMode(GroupRun &P, const std::string &Mode) {
   if (Mode == "smc-shared") {
-    usePolicy({&A, &B}, Variant::SmCentric);
-    return runOnLanes(P, Plain[0], Plain[1]);
+    usePolicy(P.Members, Variant::SmCentric);
+    return runOnLanes(P);
   }
   if (Mode == "smc-oracle")
     return runShares(P, P.OracleShares);
   if (Mode == "batch-search" || Mode == "batch-turnaround") {
-    usePolicy({&A, &B}, Variant::Original);
+    usePolicy(P.Members, Variant::Original);
     Batched = Mode == "batch-search" ? smc::Batch::Objective::Makespan
                                      : smc::Batch::Objective::Turnaround;
     try {
-      std::vector<double> Ms = runOnLanes(P, Plain[0], Plain[1]);
+      std::vector<double> Ms = runOnLanes(P);
       Batched.reset();
       return Ms;
     } catch (...) {
@@ -460,14 +577,19 @@ std::vector<double> Harness::runMode(PairRun &P, const std::string &Mode) {
       throw std::runtime_error("green contexts: " + Error);
     return runGreen(P, *S);
   }
-  usePolicy({&A, &B}, Variant::Original);
-  if (Mode == "serial")
-    return runJobs({{&A, Plain[0].Stream, Plain[0].Begin, Plain[0].End},
-                    {&B, Plain[0].Stream, Plain[0].Begin, Plain[1].End}});
+  usePolicy(P.Members, Variant::Original);
+  if (Mode == "serial") {
+    // One stream, one common Begin; each workload's End after its runs.
+    std::vector<Job> Jobs;
+    for (size_t I = 0; I < P.size(); ++I)
+      Jobs.push_back(
+          {P.Members[I], Plain[0].Stream, Plain[0].Begin, Plain[I].End});
+    return runJobs(Jobs);
+  }
   if (Mode == "priority")
-    return runOnLanes(P, High, Plain[1]);
+    return runOnLanes(P, /*FirstHigh=*/true);
   // streams, and the scheduler's Shared decision
-  return runOnLanes(P, Plain[0], Plain[1]);
+  return runOnLanes(P);
 }
 
 CheckRecord Harness::check(SuiteWorkload &W) {
@@ -545,19 +667,31 @@ void Harness::profile(SuiteWorkload &W) {
     }
 }
 
-void Harness::sweepGreen(PairRun &P) {
+// Green contexts: N per split (greenSweep bounds the splits), each split
+// measured once, in order, for --sweep-s at most; the best is kept.
+void Harness::sweepGreen(GroupRun &P) {
   if (!GreenProblem.empty()) {
     P.Missing["green"] = GreenProblem;
     return;
   }
+  GreenSweep Plan =
+      greenSweep(NumSms, Opt.SplitStep, Green.minPartition(), Green.alignment(),
+                 unsigned(P.size()), MaxGreenSplits);
   json Sweep = json::array(), Refused = json::array();
   double BestStp = 0;
-  for (unsigned Sms : greenRequests(NumSms, Opt.SplitStep, Green.minPartition(),
-                                    Green.alignment())) {
+  unsigned Measured = 0;
+  std::string Stopped = "every split measured";
+  std::vector<double> Alone = P.aloneMs();
+  double Began = elapsedSeconds();
+  for (const std::vector<unsigned> &Request : Plan.Requests) {
+    if (elapsedSeconds() - Began > Opt.SweepSeconds) {
+      Stopped = "time limit (--sweep-s)";
+      break;
+    }
     std::string Error;
-    const GreenContexts::Split *S = Green.split(Sms, Error);
+    const GreenContexts::Split *S = Green.split(Request, Error);
     if (!S) {
-      Refused.push_back({{"requested_sms", Sms}, {"error", Error}});
+      Refused.push_back({{"requested_sms", Request}, {"error", Error}});
       continue;
     }
     std::vector<double> Ms;
@@ -574,36 +708,46 @@ void Harness::sweepGreen(PairRun &P) {
                                    {"reason", GreenProblem}};
       return;
     }
-    CoRunMetrics M = coRunMetrics({P.First->AloneMs, P.Second->AloneMs}, Ms);
-    Sweep.push_back({S->RequestedSms, S->FirstSms, S->SecondSms, M.Stp});
+    ++Measured;
+    CoRunMetrics M = coRunMetrics(Alone, Ms);
+    Sweep.push_back({S->RequestedSms, S->GrantedSms, M.Stp});
     if (M.Stp > BestStp) {
       BestStp = M.Stp;
-      P.GreenSms = Sms;
+      P.GreenSms = Request;
       P.Config["green"] = {{"requested_sms", S->RequestedSms},
-                           {"granted_sms", {S->FirstSms, S->SecondSms}}};
+                           {"granted_sms", S->GrantedSms}};
     }
   }
+  json &GreenConfig = P.Config["green"];
+  GreenConfig["sweep_step"] = Plan.Step;
+  GreenConfig["sweep_splits"] = Plan.Requests.size();
+  GreenConfig["sweep_max_splits"] = MaxGreenSplits;
+  GreenConfig["sweep_measured"] = Measured;
+  GreenConfig["sweep_stopped"] = Stopped;
+  if (!Refused.empty())
+    GreenConfig["refused"] = Refused;
   if (BestStp == 0) {
     P.Missing["green"] = "no split could be made or measured";
-    P.Config["green"]["refused"] = Refused;
     return;
   }
-  P.Config["green"]["sweep_best_stp"] = BestStp;
-  P.Config["green"]["sweep_columns"] = {"requested_sms", "first_sms",
-                                        "second_sms", "stp"};
-  P.Config["green"]["sweep"] = Sweep;
-  if (!Refused.empty())
-    P.Config["green"]["refused"] = Refused;
+  GreenConfig["sweep_best_stp"] = BestStp;
+  GreenConfig["sweep_columns"] = {"requested_sms", "granted_sms", "stp"};
+  GreenConfig["sweep"] = Sweep;
 }
 
-void Harness::sweepOracle(PairRun &P) {
+// The oracle: the configurations of oracleConfigs (for three workloads or
+// more, workers per SM fixed: see oracleWorkers) in decreasing order of
+// their STP bound, one co-run each, until the bound cannot beat the best
+// or --sweep-s runs out.
+void Harness::sweepOracle(GroupRun &P) {
+  unsigned Parts = unsigned(P.size());
   std::vector<SplitConfig> Configs =
-      oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers);
+      oracleConfigs(NumSms, Opt.SplitStep, Opt.Workers, Parts);
+  std::vector<double> Alone = P.aloneMs();
+  std::vector<const smc::KernelProfile *> Profiles = P.profiles();
   std::vector<double> Bounds, Stps(Configs.size(), NAN);
   for (const SplitConfig &C : Configs)
-    Bounds.push_back(stpUpperBound({&P.First->Profile, &P.Second->Profile},
-                                   {P.First->AloneMs, P.Second->AloneMs},
-                                   sharesOf(C, NumSms)));
+    Bounds.push_back(stpUpperBound(Profiles, Alone, sharesOf(C, NumSms)));
   std::vector<size_t> Order(Configs.size());
   for (size_t I = 0; I < Order.size(); ++I)
     Order[I] = I;
@@ -625,7 +769,7 @@ void Harness::sweepOracle(PairRun &P) {
       break;
     }
     std::vector<double> Ms = runShares(P, sharesOf(Configs[I], NumSms));
-    CoRunMetrics M = coRunMetrics({P.First->AloneMs, P.Second->AloneMs}, Ms);
+    CoRunMetrics M = coRunMetrics(Alone, Ms);
     Stps[I] = M.Stp;
     ++Measured;
     if (M.Stp > Best.Stp ||
@@ -640,26 +784,25 @@ void Harness::sweepOracle(PairRun &P) {
   }
   json Sweep = json::array();
   for (size_t I = 0; I < Configs.size(); ++I)
-    Sweep.push_back({Configs[I].FirstSms, Configs[I].FirstWorkers,
-                     Configs[I].SecondWorkers,
+    Sweep.push_back({Configs[I].Sms, Configs[I].Workers,
                      std::isfinite(Stps[I]) ? json(Stps[I]) : json(),
                      std::isfinite(Bounds[I]) ? json(Bounds[I]) : json()});
   P.OracleShares = sharesOf(BestConfig, NumSms);
-  P.Config["smc-oracle"] = {{"shares", sharesJson(P.OracleShares)},
-                            {"sweep_best_stp", Best.Stp},
-                            {"sweep_measured", Measured},
-                            {"sweep_configs", Configs.size()},
-                            {"sweep_stopped", Stopped},
-                            {"sweep_columns",
-                             {"first_sms", "first_workers_per_sm",
-                              "second_workers_per_sm", "stp", "stp_bound"}},
-                            {"sweep", Sweep}};
+  P.Config["smc-oracle"] = {
+      {"shares", sharesJson(P.OracleShares)},
+      {"sweep_best_stp", Best.Stp},
+      {"sweep_measured", Measured},
+      {"sweep_configs", Configs.size()},
+      {"sweep_workers_per_sm_choices", oracleWorkers(Opt.Workers, Parts)},
+      {"sweep_stopped", Stopped},
+      {"sweep_columns", {"sms", "workers_per_sm", "stp", "stp_bound"}},
+      {"sweep", Sweep}};
 }
 
-// Runs the pair as a batch until smc::Batch's Search has settled on a
-// layout (as a program that co-runs the pair again and again would), or
+// Runs the group as a batch until smc::Batch's Search has settled on a
+// layout (as a program that co-runs the group again and again would), or
 // SearchBatches times at most.
-void Harness::settleSearch(PairRun &P, const std::string &Mode) {
+void Harness::settleSearch(GroupRun &P, const std::string &Mode) {
   constexpr unsigned SearchBatches = 300;
   unsigned Runs = 0;
   try {
@@ -681,25 +824,24 @@ void Harness::settleSearch(PairRun &P, const std::string &Mode) {
       {"layout", At == std::string::npos ? LastLayout : LastLayout.substr(At)}};
 }
 
-void Harness::schedule(PairRun &P) {
-  P.Decision =
-      decidePair(P.First->Profile, P.Second->Profile, NumSms, Opt.SplitStep);
+void Harness::schedule(GroupRun &P) {
+  P.Decision = decideGroup(P.profiles(), NumSms, Opt.SplitStep);
   bool Split = P.Decision.Kind == smc::CoRunKind::Partition;
   P.Config["smc-scheduler"] = {
-      {"decision",
-       decisionJson(P.Decision, {P.First->AloneMs, P.Second->AloneMs})},
+      {"decision", decisionJson(P.Decision, P.aloneMs())},
       {"runs", Split ? "__smc variants on the decided shares"
-                     : "the originals on two plain streams (shared)"}};
+                     : "the originals on plain streams, one per workload "
+                       "(shared)"}};
 }
 
-void Harness::measure(PairRun &P) {
+void Harness::measure(GroupRun &P) {
   std::vector<std::string> Modes = {"alone"};
   for (const std::string &Mode : Opt.Modes)
     if (!P.Missing.count(Mode))
       Modes.push_back(Mode);
+  const size_t N = P.size();
   std::map<std::string, std::vector<std::vector<double>>> Samples;
   std::map<std::string, std::vector<CheckRecord>> Checks;
-  SuiteWorkload *Both[2] = {P.First, P.Second};
   for (unsigned Round = 0; Round <= Opt.Rounds; ++Round) {
     std::vector<std::string> Order = Modes;
     std::rotate(Order.begin(), Order.begin() + Round % Order.size(),
@@ -707,13 +849,14 @@ void Harness::measure(PairRun &P) {
     for (const std::string &Mode : Order) {
       std::vector<double> Ms;
       if (Mode == "alone") {
-        usePolicy({P.First, P.Second}, Variant::Original);
-        Ms = {runAlone(*P.First), runAlone(*P.Second)};
+        usePolicy(P.Members, Variant::Original);
+        for (SuiteWorkload *W : P.Members)
+          Ms.push_back(runAlone(*W));
       } else {
         std::vector<SuiteWorkload *> ToCheck;
         if (Round == 1)
-          for (SuiteWorkload *W : Both)
-            if (Opt.Check == CheckPolicy::EveryPair ||
+          for (SuiteWorkload *W : P.Members)
+            if (Opt.Check == CheckPolicy::EveryGroup ||
                 !W->CheckedModes.count(Mode))
               ToCheck.push_back(W);
         for (SuiteWorkload *W : ToCheck)
@@ -726,30 +869,33 @@ void Harness::measure(PairRun &P) {
       }
       if (Round == 0) // warm-up
         continue;
+      if (Ms.size() != N)
+        throw std::runtime_error(P.Group.name() + "/" + Mode + ": " +
+                                 std::to_string(Ms.size()) + " times for " +
+                                 std::to_string(N) + " workloads");
       std::vector<std::vector<double>> &S = Samples[Mode];
-      S.resize(2);
-      for (int I = 0; I < 2; ++I)
+      S.resize(N);
+      for (size_t I = 0; I < N; ++I)
         S[I].push_back(Ms[I]);
     }
   }
 
-  const std::vector<double> &AloneA = Samples["alone"][0];
-  const std::vector<double> &AloneB = Samples["alone"][1];
+  std::vector<std::vector<double>> &Alone = Samples["alone"];
+  Alone.resize(N);
   for (const std::string &Mode : Opt.Modes) {
     ModeRecord R;
-    R.Pair = P.Pair.name();
+    R.Group = P.Group.name();
     R.Mode = Mode;
-    R.Categories = categoriesOf(P.Pair);
+    R.Categories = categoriesOf(P.Group);
     if (P.Config.count(Mode))
       R.Config = P.Config[Mode];
     if (!R.Config.contains("runs"))
       R.Config["runs"] = whatRuns(Mode);
-    double AloneMs[2] = {median(AloneA), median(AloneB)};
-    for (int I = 0; I < 2; ++I) {
+    for (size_t I = 0; I < N; ++I) {
       KernelRecord K;
-      K.Workload = Both[I]->name();
-      K.Reps = Both[I]->Reps;
-      K.AloneMs = AloneMs[I];
+      K.Workload = P.Members[I]->name();
+      K.Reps = P.Members[I]->Reps;
+      K.AloneMs = median(Alone[I]);
       if (Samples.count(Mode))
         K.CoRunSamplesMs = Samples[Mode][I];
       R.Kernels.push_back(K);
@@ -763,7 +909,7 @@ void Harness::measure(PairRun &P) {
       if (!C.Ok) {
         R.Status = "failed";
         R.Note = C.Workload + " failed its check after this co-run";
-        Failures.push_back(R.Pair + "/" + Mode + ": " + C.Workload + ": " +
+        Failures.push_back(R.Group + "/" + Mode + ": " + C.Workload + ": " +
                            C.Summary);
       }
     Records.push_back(R);
@@ -838,8 +984,8 @@ void Harness::writeReport() const {
 int Harness::run() {
   try {
     initDevice();
-    std::fprintf(stderr, "%s: %s, %u SMs; %zu pairs, modes:", Program,
-                 Prop.name, NumSms, Opt.Pairs.size());
+    std::fprintf(stderr, "%s: %s, %u SMs; %zu %s, modes:", Program, Prop.name,
+                 NumSms, Opt.Groups.size(), groupsNoun(Opt.Groups).c_str());
     for (const std::string &Mode : Opt.Modes)
       std::fprintf(stderr, " %s", Mode.c_str());
     std::fprintf(
@@ -847,23 +993,24 @@ int Harness::run() {
         GreenProblem.empty()
             ? ""
             : ("\n  green contexts unavailable: " + GreenProblem).c_str());
-    double PairSeconds = 0; // the longest pair so far
-    for (size_t I = 0; I < Opt.Pairs.size(); ++I) {
-      const WorkloadPair &Pair = Opt.Pairs[I];
+    double GroupSeconds = 0; // the longest group so far
+    for (size_t I = 0; I < Opt.Groups.size(); ++I) {
+      const WorkloadGroup &Group = Opt.Groups[I];
       double Begin = elapsedSeconds();
-      if (Begin + PairSeconds > Opt.BudgetSeconds) {
-        for (size_t J = I; J < Opt.Pairs.size(); ++J)
-          Skipped.push_back(Opt.Pairs[J].name());
+      if (Begin + GroupSeconds > Opt.BudgetSeconds) {
+        for (size_t J = I; J < Opt.Groups.size(); ++J)
+          Skipped.push_back(Opt.Groups[J].name());
         std::fprintf(stderr,
-                     "%s: %.0f s of the %.0f s budget used: %zu pairs "
+                     "%s: %.0f s of the %.0f s budget used: %zu %s "
                      "skipped\n",
-                     Program, Begin, Opt.BudgetSeconds, Skipped.size());
+                     Program, Begin, Opt.BudgetSeconds, Skipped.size(),
+                     groupsNoun(Opt.Groups).c_str());
         break;
       }
-      PairRun P;
-      P.Pair = Pair;
-      P.First = &workload(Pair.First);
-      P.Second = &workload(Pair.Second);
+      GroupRun P;
+      P.Group = Group;
+      for (const std::string &Name : Group.Names)
+        P.Members.push_back(&workload(Name));
       if (wants("green"))
         sweepGreen(P);
       if (wants("smc-oracle"))
@@ -875,10 +1022,10 @@ int Harness::run() {
           settleSearch(P, Mode);
       measure(P);
       writeReport();
-      PairSeconds = std::max(PairSeconds, elapsedSeconds() - Begin);
-      std::fprintf(stderr, "%s: pair %zu/%zu %s done (%.1f s)\n", Program,
-                   I + 1, Opt.Pairs.size(), Pair.name().c_str(),
-                   elapsedSeconds() - Begin);
+      GroupSeconds = std::max(GroupSeconds, elapsedSeconds() - Begin);
+      std::fprintf(stderr, "%s: %s %zu/%zu %s done (%.1f s)\n", Program,
+                   groupNoun(Group.size()).c_str(), I + 1, Opt.Groups.size(),
+                   Group.name().c_str(), elapsedSeconds() - Begin);
     }
   } catch (const std::exception &E) {
     Fatal = E.what();
@@ -893,12 +1040,38 @@ int Harness::run() {
   for (const std::string &F : Failures)
     std::fprintf(stderr, "%s: FAILED: %s\n", Program, F.c_str());
   std::fprintf(stderr, "%s: wrote %s\n", Program, Opt.OutFile.c_str());
+  releaseDevice();
   return Fatal.empty() && Failures.empty() ? 0 : 1;
 }
 
-// --list: the classification and the pairs, checked against the registry;
-// no CUDA call.
-int listPairs(const Options &O) {
+// The groups of --list, each with its categories (and its class mix if it
+// has more than two workloads), then the count per category.
+void listGroups(const std::vector<WorkloadGroup> &Groups,
+                const std::string &Heading) {
+  std::map<std::string, unsigned> PerCategory;
+  std::string Noun = groupsNoun(Groups);
+  int Width = 16;
+  for (const WorkloadGroup &G : Groups)
+    Width = std::max(Width, int(G.name().size()));
+  std::printf("\n%zu %s%s:\n", Groups.size(), Noun.c_str(), Heading.c_str());
+  for (const WorkloadGroup &G : Groups) {
+    std::string Categories;
+    for (const std::string &C : categoriesOf(G)) {
+      Categories += (Categories.empty() ? "" : ", ") + C;
+      ++PerCategory[C];
+    }
+    if (G.size() > 2)
+      Categories += " (" + classMix(G) + ")";
+    std::printf("  %-*s %s\n", Width, G.name().c_str(), Categories.c_str());
+  }
+  for (const std::string &C : allCategories())
+    std::printf("%-18s %u %s\n", C.c_str(), PerCategory[C], Noun.c_str());
+}
+
+// --list: the classification and the groups a run would co-run, checked
+// against the registry; where those hold no triple, the triples of
+// --triples too.  No CUDA call.
+int listWorkloads(const Options &O) {
   int Status = 0;
   std::printf("%-9s %-8s %10s %10s %-7s\n", "workload", "class", "ops/byte",
               "H100 ms", "length");
@@ -912,18 +1085,13 @@ int listPairs(const Options &O) {
     std::printf("%-9s %-8s %10.2f %10.2f %-7s%s\n", W.Name, className(W.Class),
                 W.OpsPerByte, W.H100RunMs, lengthName(W.length()), Problem);
   }
-  std::map<std::string, unsigned> PerCategory;
-  std::printf("\n%zu pairs:\n", O.Pairs.size());
-  for (const WorkloadPair &P : O.Pairs) {
-    std::string Categories;
-    for (const std::string &C : categoriesOf(P)) {
-      Categories += (Categories.empty() ? "" : ", ") + C;
-      ++PerCategory[C];
-    }
-    std::printf("  %-16s %s\n", P.name().c_str(), Categories.c_str());
-  }
-  for (const std::string &C : allCategories())
-    std::printf("%-18s %u pairs\n", C.c_str(), PerCategory[C]);
+  listGroups(O.Groups, "");
+  bool AnyTriple =
+      std::any_of(O.Groups.begin(), O.Groups.end(),
+                  [](const WorkloadGroup &G) { return G.size() == 3; });
+  if (!AnyTriple)
+    listGroups(O.Quick ? quickTriples() : defaultTriples(),
+               " of --triples (not selected)");
   return Status;
 }
 
@@ -942,7 +1110,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   if (O.ListOnly)
-    return listPairs(O);
+    return listWorkloads(O);
   if (std::getenv("SMC_STATS")) {
     // It synchronizes after every launch, which the common start forbids.
     std::fprintf(stderr,

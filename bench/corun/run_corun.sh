@@ -2,22 +2,29 @@
 # ===- run_corun.sh - Run smc_corun_bench and chart its results ------------===#
 #
 # Runs the co-run harness (bench/corun/corun.cu) on the GPU: every default
-# pair (24) of suite workloads under serial, plain streams, stream
-# priorities, green contexts, both __smc variants shared, the SMC static
-# oracle and the co-run scheduler, and writes
+# pair (24) of suite workloads, or with --triples the 8 default triples
+# (three workloads, three streams, started together), under serial, plain
+# streams, stream priorities, green contexts, the __smc variants shared,
+# the SMC static oracle, the co-run scheduler and smc::Batch's searched
+# layouts, and writes
 #   OUTDIR/corun.json   the results (bench/corun/CoRunReport.h; rewritten
-#                       after every pair, so a run cut short keeps them)
+#                       after every group, so a run cut short keeps them)
 #   OUTDIR/corun.txt    the console output (setup, checks, runtime notes)
-#   OUTDIR/corun.md     the tables (scripts/plot_corun.py)
+#   OUTDIR/corun.md     the tables (scripts/plot_corun.py; separate means
+#                       over pairs and over triples when a run has both)
 #   OUTDIR/corun-stp.png, corun-means.png   the charts, where a python3 with
 #                       matplotlib is found (else: plot_corun.py later)
-# The harness stops starting pairs after --budget-s (default 420 s); this
-# script also ends it after SMC_CORUN_TIMEOUT seconds (default 470), so
-# the whole run fits in 8 minutes.  Exit status: the harness's (1 if a
-# workload's check failed, 77 without a GPU; 124 if the timeout ended it).
+# The harness starts no pair or triple after --budget-s (default 420 s;
+# more exactly: none that would end after it, judged by the longest group
+# so far); this script also ends it after SMC_CORUN_TIMEOUT seconds
+# (default 470), so the whole run fits in 8 minutes.  Exit status: the
+# harness's (1 if a workload's check failed, 77 without a GPU; 124 if the
+# timeout ended it).
 #
 # USAGE: bench/corun/run_corun.sh OUTDIR [smc_corun_bench options...]
-#   e.g. --quick, --pairs=spmv+mm,nn+nbody, --modes=streams,smc-oracle
+#   e.g. --quick, --pairs=spmv+mm,nn+nbody, --modes=streams,smc-oracle,
+#   --triples (the 8 triples; --triples --quick: 4), --pairs=spmv+mm+nn
+#   (explicit groups of 2 to 4 workloads), --budget-s=360
 #   SMC_CORUN_BENCH overrides the binary (default: build/bench/ of this
 #   repository); the GPU machine needs only that binary (static CUDA
 #   runtime) and this script.  SMC_PYTHON names a python3 with matplotlib.
