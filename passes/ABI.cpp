@@ -23,7 +23,7 @@ namespace smc {
 static const VariantKindInfo VariantKinds[] = {
     // VariantKind::SMCentric
     {"smc", SMC_SUFFIX_SMC, SMC_INFO_HAS_SMC,
-     SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED, Info_smc_refusal},
+     SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED | SMC_INFO_TRACED, Info_smc_refusal},
     // VariantKind::Slice
     {"slice", SMC_SUFFIX_SLICE, SMC_INFO_HAS_SLICE, 0, Info_slice_refusal},
 };

@@ -1,12 +1,14 @@
 //===- DeviceLibrary.cpp - The device side of SM-centric execution --------===//
 //
 // The bitcode of runtime/device/SmcWorker.cu is embedded with #embed (the
-// build passes its path as SMC_WORKER_BITCODE) and linked with LLVM's
-// Linker.  Linked functions become internal and take the target attributes
-// of the module's kernels.
+// build passes its path as SMC_WORKER_BITCODE, and that of its build that
+// writes SMC_TRACE records, linked under -smc-trace, as
+// SMC_WORKER_TRACE_BITCODE) and linked with LLVM's Linker.  Linked functions
+// become internal and take the target attributes of the module's kernels.
 //===----------------------------------------------------------------------===//
 #include "DeviceLibrary.h"
 #include "KernelSelection.h"
+#include "Options.h"
 #include "smc/abi.h"
 
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -22,6 +24,9 @@ using namespace llvm;
 static const unsigned char WorkerBitcode[] = {
 #embed SMC_WORKER_BITCODE
 };
+static const unsigned char TracingWorkerBitcode[] = {
+#embed SMC_WORKER_TRACE_BITCODE
+};
 #pragma clang diagnostic pop
 
 namespace smc {
@@ -34,8 +39,12 @@ static const char *const LibraryAttr = "smc-device-library";
 
 Expected<DeviceLibrary> linkDeviceLibrary(Module &M) {
   if (!M.getFunction(EntryNames[0])) {
-    StringRef Bytes(reinterpret_cast<const char *>(WorkerBitcode),
-                    sizeof(WorkerBitcode));
+    StringRef Bytes =
+        traceRequested()
+            ? StringRef(reinterpret_cast<const char *>(TracingWorkerBitcode),
+                        sizeof(TracingWorkerBitcode))
+            : StringRef(reinterpret_cast<const char *>(WorkerBitcode),
+                        sizeof(WorkerBitcode));
     Expected<std::unique_ptr<Module>> Parsed = parseBitcodeFile(
         MemoryBufferRef(Bytes, "SmcWorker.bc"), M.getContext());
     if (!Parsed)

@@ -7,6 +7,9 @@
 // -smc-drained-exits      persistent workers also for kernels whose threads
 //                         may return before a barrier others still reach
 //                         (DrainedExits.cpp), instead of one chunk per worker.
+// -smc-trace              the __smc variants' workers write SMC_TRACE records
+//                         (which chunk ran on which SM, when); without it
+//                         they carry no trace code.
 //===----------------------------------------------------------------------===//
 #include "Options.h"
 
@@ -34,6 +37,12 @@ static cl::opt<bool> DrainedExitsOpt(
              "threads may return before a barrier other threads still reach "
              "(threads that have ended a chunk keep arriving at the "
              "barriers); default: one chunk per worker for them"));
+
+static cl::opt<bool> TraceOpt(
+    "smc-trace", cl::init(false),
+    cl::desc("Build __smc variants whose workers record, when SMC_TRACE is "
+             "set at run time, which chunk ran on which SM and when; "
+             "default: no trace code in the variants"));
 
 namespace smc {
 
@@ -65,6 +74,8 @@ Error checkKernelFilter() {
 }
 
 bool drainedExitsRequested() { return DrainedExitsOpt; }
+
+bool traceRequested() { return TraceOpt; }
 
 bool kernelSelected(StringRef MangledName, StringRef SourceName) {
   if (KernelsOpt.empty())

@@ -40,6 +40,9 @@ bool kernelSelected(llvm::StringRef MangledName, llvm::StringRef SourceName);
 /// divergent exit before a barrier?
 bool drainedExitsRequested();
 
+/// Does -smc-trace ask for __smc variants that write SMC_TRACE records?
+bool traceRequested();
+
 } // namespace smc
 
 #endif

@@ -6,6 +6,7 @@
 #include "VariantDriver.h"
 #include "Diagnostics.h"
 #include "KernelInfo.h"
+#include "Options.h"
 #include "runtime/KernelName.h"
 
 #include "llvm/ADT/Statistic.h"
@@ -55,7 +56,8 @@ PreservedAnalyses runVariantBuilder(Module &M, ModuleAnalysisManager &MAM,
     }
     Function *V = Built.V;
     uint32_t Modes = (L.OneChunk ? SMC_INFO_ONE_CHUNK : 0) |
-                     (L.Ordered ? SMC_INFO_ORDERED : 0);
+                     (L.Ordered ? SMC_INFO_ORDERED : 0) |
+                     (traceRequested() ? SMC_INFO_TRACED : 0);
     recordVariant(*K, Kind, V ? SMC_REFUSAL_NONE : Refusal, Modes);
     Changed = true;
     if (!V) {

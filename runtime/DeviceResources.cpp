@@ -138,6 +138,8 @@ DeviceState *deviceState(int Ordinal) {
       tell("SMC_STATS: no statistics block on device " +
            std::to_string(Ordinal) + ": " + Error);
   }
+  if (traceEnabled())
+    makeTraceBlock(*Dev);
   G.Devices[Ordinal] = std::move(Dev);
   return G.Devices[Ordinal].get();
 }

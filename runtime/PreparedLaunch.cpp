@@ -359,6 +359,9 @@ cudaError_t launchPrepared(Prepared &P, const LaunchRequest &Req) {
     }
   }
 
+  if (P.Variant == Variant::SMCentric && !Capturing && traceEnabled())
+    traceLaunch(P, Desc);
+
   cudaError_t Err;
   if (WithStats) {
     Err = launchWithStats(P, Desc, Capturing, Req, Effective);

@@ -17,6 +17,8 @@
 //   GraphExec.cpp        a counter block of its own for each executable
 //                        graph's SM-centric kernel nodes
 //   StatsLaunch.cpp      the SMC_STATS launch (Stats.cpp writes the file)
+//   TraceLaunch.cpp      SMC_TRACE: trace blocks, launch numbers, the file
+//                        (Trace.cpp makes its lines)
 //   StreamPartition.cpp  live SM partitions, top-up grids
 //   ConfinedLaunches.cpp worker grids of launches confined to SMs
 //   Priorities.cpp       launches on higher-priority streams take SMs from
@@ -285,6 +287,7 @@ struct DeviceState {
   // Live partitions of streams (StreamPartition.cpp).
   std::map<StreamKey, std::unique_ptr<StreamPartition>> Partitions;
   uint32_t *StatsBlock = nullptr; // SMC_STATS only
+  uint32_t *TraceBlock = nullptr; // SMC_TRACE only (TraceLaunch.cpp)
   // Priority yielding (Priorities.cpp).  Set once, after YieldTargets: the
   // SM-centric launches of best-effort streams yield SMs to urgent ones.
   std::atomic<bool> Yielding{false};
@@ -711,6 +714,16 @@ cudaError_t afterVariantFailure(Prepared &P, CUresult Result,
 const char *variantName(Variant V);
 
 //===----------------------------------------------------------------------===//
+// SMC_TRACE (TraceLaunch.cpp), no lock needed unless noted.  Whether
+// SMC_TRACE names a file (read once).
+bool traceEnabled();
+// Makes device Dev's trace block as its state is made (Globals::Mutex
+// held); on failure it has none and the user is told.
+void makeTraceBlock(DeviceState &Dev);
+// Gives an SM-centric launch the next launch number and its device's trace
+// block, if it has one.
+void traceLaunch(const Prepared &P, SmcDescriptor &Desc);
+
 // SMC_STATS (StatsLaunch.cpp)
 //===----------------------------------------------------------------------===//
 

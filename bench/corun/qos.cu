@@ -64,7 +64,9 @@
 //
 //   smc_qos_bench [--reps N] [--urgent-sms K] [--long-workers N,...]
 //                 [--long-kernel fma|spin] [--long-cta-us N] [--headroom-probe]
-//                 [--out FILE] [--trace DIR]
+//                 [--out FILE] [--trace DIR] [--modes M,...]
+//   --modes M,...    only these modes (and alone); e.g. under SMC_TRACE
+//                 (README, "Seeing placement: SMC_TRACE")
 //   --long-cta-us N  the long kernel's CTAs last N us (default 100), in as
 //                 many waves as make about 4 ms (at least 40)
 //===----------------------------------------------------------------------===//
@@ -173,6 +175,8 @@ constexpr unsigned long long UrgentChunkNs = 5000; // 5 us CTAs
 constexpr unsigned Threads = 128;
 
 struct Setup {
+  // --modes: only these modes run (and alone, which every ratio needs).
+  std::vector<std::string> OnlyModes;
   bool Spin = false;        // the long kernel: spinChunks, else fmaChunks
   int FmaIterations = 4096; // calibrated to LongChunkNs in measure()
   // The long kernel's CTAs (--long-cta-us, default 100 us), and its waves
@@ -468,6 +472,22 @@ int measure(Setup &S, const cudaDeviceProp &Prop, int Reps,
       if (std::find(Modes.begin(), Modes.end(),
                     "smc-long-alone/w=" + Workers) == Modes.end())
         Modes.push_back("smc-long-alone/w=" + Workers);
+  if (!S.OnlyModes.empty()) {
+    for (const std::string &Mode : S.OnlyModes)
+      if (std::find(Modes.begin(), Modes.end(), Mode) == Modes.end()) {
+        std::fprintf(stderr, "smc_qos_bench: --modes: no mode '%s'\n",
+                     Mode.c_str());
+        return 2;
+      }
+    Modes.erase(std::remove_if(Modes.begin(), Modes.end(),
+                               [&](const std::string &Mode) {
+                                 return Mode != "alone" &&
+                                        std::find(S.OnlyModes.begin(),
+                                                  S.OnlyModes.end(),
+                                                  Mode) == S.OnlyModes.end();
+                               }),
+                Modes.end());
+  }
   if (!S.Spin) { // scale the FMA chains to Waves waves of LongChunkNs
     runMode(S, "alone");
     double Ms = runMode(S, "alone").LongMs;
@@ -550,11 +570,13 @@ int main(int Argc, char **Argv) {
       OutFile = Argv[++I];
     else if (!std::strcmp(Argv[I], "--trace") && I + 1 < Argc)
       TraceDir = Argv[++I];
+    else if (!std::strcmp(Argv[I], "--modes") && I + 1 < Argc)
+      S.OnlyModes = smc::split(Argv[++I], ',');
     else {
       std::fprintf(stderr, "usage: smc_qos_bench [--reps N] [--urgent-sms K] "
                            "[--long-workers N,...] [--long-kernel fma|spin] "
                            "[--long-cta-us N] [--headroom-probe] [--out FILE] "
-                           "[--trace DIR]\n");
+                           "[--trace DIR] [--modes M,...]\n");
       return 2;
     }
   }

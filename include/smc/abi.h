@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 10u
+#define SMC_ABI_VERSION 11u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -125,6 +125,11 @@ enum SmcMode : uint32_t {
 //  launch_counters  see SmcLaunchCounter; counter c at
 //                   launch_counters[c * SMC_COUNTER_STRIDE]
 //  stats            null, or [SMC_STATS_WORDS(num_slots)] see SmcStatsWord
+//  trace_launch     SMC_TRACE: the launch's number in the trace (1, 2, ...;
+//                   a top-up grid carries its launch's)
+//  trace            null, or the device's trace block (SMC_TRACE_*): every
+//                   chunk a worker takes and every worker's end, with its
+//                   SM and %globaltimer
 #define SMC_DESC_FIELDS(U32, PTR)                                              \
   U32(grid_x)                                                                  \
   U32(grid_y)                                                                  \
@@ -147,6 +152,7 @@ enum SmcMode : uint32_t {
   U32(top_up)                                                                  \
   U32(slice_first_y)                                                           \
   U32(slice_first_z)                                                           \
+  U32(trace_launch)                                                            \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
@@ -154,7 +160,8 @@ enum SmcMode : uint32_t {
   PTR(worker_count)                                                            \
   PTR(queue_next)                                                              \
   PTR(launch_counters)                                                         \
-  PTR(stats)
+  PTR(stats)                                                                   \
+  PTR(trace)
 
 #define SMC_DESC_DECLARE_U32(name) uint32_t name;
 #define SMC_DESC_DECLARE_PTR(name) uint32_t *name;
@@ -221,6 +228,35 @@ enum SmcStatsWord : uint32_t {
 };
 #define SMC_STATS_WORDS(S) SMC_STATS_WORD(S, SMC_STATS_LAUNCH_WORDS)
 
+// Layout of the optional trace block (SMC_TRACE; uint32_t words in device
+// memory, one block per device, shared by every traced launch on it):
+//   [0]     capacity: the records there is room for
+//   [1]     records taken so far (a worker takes the next with an atomic;
+//           those past the capacity are dropped)
+//   [2, 3]  the address of the records (64 bits, low word first): page-
+//           locked host memory mapped for the device, so that the host reads
+//           them without a CUDA call, also at exit
+// Record r is SMC_TRACE_RECORD_WORDS words from r * SMC_TRACE_RECORD_WORDS,
+// its words SmcTraceWord; one per event, zero until written.
+#define SMC_TRACE_HEADER_WORDS 4u
+#define SMC_TRACE_RECORD_WORDS 8u
+enum SmcTraceWord : uint32_t {
+  SMC_TRACE_LAUNCH = 0,  // the launch's trace_launch
+  SMC_TRACE_KIND = 1,    // SmcTraceKind
+  SMC_TRACE_SM = 2,      // %smid of the worker
+  SMC_TRACE_WORKER = 3,  // the leader warp's %warpid (its slot on the SM);
+                         // bit 31: a worker of a top-up grid
+  SMC_TRACE_CHUNK = 4,   // SMC_TRACE_TAKEN: the (first) chunk id
+  SMC_TRACE_COUNT = 5,   // SMC_TRACE_TAKEN: chunks taken (a batch)
+  SMC_TRACE_TIME_LO = 6, // %globaltimer (ns), low and high word
+  SMC_TRACE_TIME_HI = 7,
+};
+enum SmcTraceKind : uint32_t {
+  SMC_TRACE_TAKEN = 0,      // the worker starts a chunk (or a batch of them)
+  SMC_TRACE_WORKER_END = 1, // the worker has no chunk left, or leaves
+};
+#define SMC_TRACE_TOP_UP_WORKER 0x80000000u
+
 // What the worker's chunk functions return when no chunk is left.
 #define SMC_NO_CHUNK 0xffffffffu
 
@@ -263,6 +299,7 @@ enum SmcInfoFlag : uint32_t {
   SMC_INFO_HAS_SLICE = 1u << 1, // <kernel>__slice exists
   SMC_INFO_ONE_CHUNK = 1u << 2, // __smc must run in SMC_MODE_ONE_CHUNK
   SMC_INFO_ORDERED = 1u << 3,   // __smc must claim chunks in blockIdx order
+  SMC_INFO_TRACED = 1u << 4,    // __smc writes SMC_TRACE records (-smc-trace)
 };
 
 // Why the plugin did not build a variant.  Text for each code in

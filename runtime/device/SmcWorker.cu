@@ -185,6 +185,9 @@ SMC_SPECIAL_REGISTER(tidZ, "tid.z")
 SMC_SPECIAL_REGISTER(ntidX, "ntid.x")
 SMC_SPECIAL_REGISTER(ntidY, "ntid.y")
 SMC_SPECIAL_REGISTER(ntidZ, "ntid.z")
+// The leader warp's slot on its SM: SMC_TRACE tells workers apart by it (a
+// variant reads no %ctaid: every blockIdx read is a chunk's).
+SMC_SPECIAL_REGISTER(warpId, "warpid")
 #undef SMC_SPECIAL_REGISTER
 
 __device__ __forceinline__ unsigned readSmid() {
@@ -238,7 +241,7 @@ __device__ __forceinline__ unsigned chunkOf(const SmcDescriptor *d,
                                                    : d->queue_chunks[handed];
 }
 
-__device__ void resetCounters(const SmcDescriptor *d);
+__device__ __forceinline__ void resetCounters(const SmcDescriptor *d);
 
 // One-chunk mode: whoever hands out the last position of a queue counts
 // it; the one completing the last busy queue knows that every worker has
@@ -253,7 +256,8 @@ __device__ __forceinline__ void queueHandedOut(const SmcDescriptor *d) {
 }
 
 // Claims the next chunk of queue q, or NONE if it is exhausted.
-__device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
+__device__ __forceinline__ unsigned claimFrom(const SmcDescriptor *d,
+                                              unsigned q) {
   unsigned begin = d->queue_start[q];
   unsigned length = d->queue_start[q + 1] - begin;
   if (loadRelaxed(queueNext(d, q)) >= length)
@@ -268,11 +272,53 @@ __device__ unsigned claimFrom(const SmcDescriptor *d, unsigned q) {
   return chunk;
 }
 
+// SMC_TRACE: one record of the worker's (abi.h, SmcTraceWord) in `block`,
+// the launch's trace block; dropped when it is full.
+__device__ __forceinline__ void traceRecord(unsigned *block, unsigned launch,
+                                            unsigned worker, unsigned kind,
+                                            unsigned smid, unsigned chunk,
+                                            unsigned count) {
+  unsigned r = atomicAdd(block + 1, 1u);
+  if (r >= block[0])
+    return;
+  unsigned long long records =
+      block[2] | static_cast<unsigned long long>(block[3]) << 32;
+  unsigned *rec =
+      reinterpret_cast<unsigned *>(records) + r * SMC_TRACE_RECORD_WORDS;
+  unsigned long long now = __nvvm_read_ptx_sreg_globaltimer();
+  rec[SMC_TRACE_LAUNCH] = launch;
+  rec[SMC_TRACE_KIND] = kind;
+  rec[SMC_TRACE_SM] = smid;
+  rec[SMC_TRACE_WORKER] = worker;
+  rec[SMC_TRACE_CHUNK] = chunk;
+  rec[SMC_TRACE_COUNT] = count;
+  rec[SMC_TRACE_TIME_LO] = unsigned(now);
+  rec[SMC_TRACE_TIME_HI] = unsigned(now >> 32);
+}
+
+// The worker's record of `kind` where the launch is traced.  Only in the
+// library built with SMC_WORKER_TRACE, which the plugin links under
+// -smc-trace: the record's registers would cost some variants occupancy
+// (pathfinder_rows and stencil7_sweep with drained exits: 40 registers
+// instead of 32), so that variants compiled without it carry no trace code.
+__device__ __forceinline__ void trace(const SmcDescriptor *d, unsigned kind,
+                                      unsigned smid, unsigned chunk,
+                                      unsigned count) {
+#ifdef SMC_WORKER_TRACE
+  if (d->trace)
+    traceRecord(d->trace, d->trace_launch,
+                warpId() | (d->top_up ? SMC_TRACE_TOP_UP_WORKER : 0), kind,
+                smid, chunk, count);
+#endif
+}
+
 // Records that the chunk (and the rest of its batch: `count` chunks in all)
 // runs on this SM, stolen or not.
 __device__ __forceinline__ unsigned ranOn(const SmcDescriptor *d, unsigned smid,
                                           unsigned chunk, bool stolen,
                                           unsigned count = 1) {
+  if (chunk != SMC_NO_CHUNK)
+    trace(d, SMC_TRACE_TAKEN, smid, chunk, count);
   if (chunk != SMC_NO_CHUNK && d->stats) {
     if (smid < d->num_slots)
       atomicAdd(&d->stats[SMC_STATS_CHUNKS_ON(d->num_slots, smid)], count);
@@ -298,8 +344,9 @@ __device__ __forceinline__ unsigned linearThread() {
 // (lane 0 is the leader): the lanes look at 32 queues at a time, so running
 // dry costs a few memory latencies rather than one per SM.  Returns the
 // same chunk, or NONE, to every lane.
-__device__ unsigned steal(const SmcDescriptor *d, const SmcLeaderState *w,
-                          unsigned lane, unsigned mask) {
+__device__ __forceinline__ unsigned steal(const SmcDescriptor *d,
+                                          const SmcLeaderState *w,
+                                          unsigned lane, unsigned mask) {
   if (d->ordered) // one queue, the worker's own: nothing to steal
     return SMC_NO_CHUNK;
   unsigned slots = d->num_slots;
@@ -342,8 +389,8 @@ __device__ __forceinline__ unsigned claimStep(const SmcDescriptor *d) {
 // Leader only: the chunk at position pos of its own queue, or NONE (and
 // the queue is known exhausted) past its end.  The batch claimed at pos
 // (claim_batch positions, cut at the queue's end) goes to w->batch.
-__device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
-                               unsigned pos) {
+__device__ __forceinline__ unsigned
+ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w, unsigned pos) {
   if (pos >= w->ownSize) {
     w->ownDone |= OWN_EXHAUSTED;
     return SMC_NO_CHUNK;
@@ -359,7 +406,8 @@ __device__ unsigned ownChunkAt(const SmcDescriptor *d, SmcLeaderState *w,
 // Leader only: the next chunk of its own queue (unless known empty).  No
 // look before the atomic: it would put one more memory latency in front of
 // every chunk, and a claim past the end is harmless.
-__device__ unsigned claimOwn(const SmcDescriptor *d, SmcLeaderState *w) {
+__device__ __forceinline__ unsigned claimOwn(const SmcDescriptor *d,
+                                             SmcLeaderState *w) {
   if (w->ownDone & NO_OWN_CLAIMS)
     return SMC_NO_CHUNK;
   return ownChunkAt(d, w, atomicAdd(queueNext(d, w->ownQueue), w->step));
@@ -375,7 +423,8 @@ __device__ __forceinline__ unsigned ownQueueOf(const SmcDescriptor *d,
 }
 
 // Leader only: learns where its own queue is.
-__device__ void findOwnQueue(const SmcDescriptor *d, SmcLeaderState *w) {
+__device__ __forceinline__ void findOwnQueue(const SmcDescriptor *d,
+                                             SmcLeaderState *w) {
   w->ownDone = OWN_EXHAUSTED;
   w->ownSize = 0;
   w->ownFirst = 0;
@@ -389,7 +438,7 @@ __device__ void findOwnQueue(const SmcDescriptor *d, SmcLeaderState *w) {
 }
 
 // Zeroes the counter block for the next launch ordered after this one.
-__device__ void resetCounters(const SmcDescriptor *d) {
+__device__ __forceinline__ void resetCounters(const SmcDescriptor *d) {
   for (unsigned s = 0; s < d->num_slots; ++s) {
     *workerCount(d, s) = 0;
     *queueNext(d, s) = 0;
@@ -407,7 +456,7 @@ __device__ void resetCounters(const SmcDescriptor *d) {
 // launches stream-ordered before it), and its own workers have not all
 // exited.  The check and the join are one CAS on the JOIN word, which the
 // closing and the reset both change.
-__device__ bool joinLaunch(const SmcDescriptor *d) {
+__device__ __forceinline__ bool joinLaunch(const SmcDescriptor *d) {
   unsigned long long *word = joinWord(d);
   unsigned long long seen = atomicAdd(word, 0ull);
   for (;;) {
@@ -428,9 +477,11 @@ __device__ bool joinLaunch(const SmcDescriptor *d) {
 // launch to top-ups, waits for those that joined to exit (so that the
 // launch, which stream order waits for, ends after all of its chunks), and
 // resets the counters.
-__device__ void workerDone(const SmcDescriptor *d, const SmcLeaderState *w) {
+__device__ __forceinline__ void workerDone(const SmcDescriptor *d,
+                                           const SmcLeaderState *w) {
   if (w->ownDone & NOT_JOINED)
     return;
+  trace(d, SMC_TRACE_WORKER_END, w->smid, SMC_NO_CHUNK, 0);
   if (w->ownDone & LEAVING)
     countStat(d, SMC_STATS_WORD(d->num_slots, SMC_STATS_LEFT));
   __threadfence();
@@ -470,8 +521,8 @@ __device__ __forceinline__ unsigned targetOn(const SmcDescriptor *d,
 // A retreating worker takes itself off its SM's count again, so that the
 // count is the SM's active workers (what live partitions compare).  The
 // first worker to become active is the launch's keeper.
-__device__ bool decideActive(const SmcDescriptor *d, SmcLeaderState *w,
-                             bool ownWork) {
+__device__ __forceinline__ bool decideActive(const SmcDescriptor *d,
+                                             SmcLeaderState *w, bool ownWork) {
   unsigned smid = w->smid;
   bool active = false;
   if (smid < d->num_slots) {
@@ -643,8 +694,11 @@ extern "C" __device__ unsigned __smc_dev_next_chunk(const SmcDescriptor *d,
                                                     SmcWorkerState *state,
                                                     unsigned independent) {
   // One-chunk mode: the worker ends with its chunk, like the original CTA.
-  if (d->mode == SMC_MODE_ONE_CHUNK)
+  if (d->mode == SMC_MODE_ONE_CHUNK) {
+    if (linearThread() == 0)
+      trace(d, SMC_TRACE_WORKER_END, readSmid(), SMC_NO_CHUNK, 0);
     return SMC_NO_CHUNK;
+  }
   // The next chunk of the batch: every thread steps to it by itself (the
   // same in all threads).  A barrier first where the body uses shared memory
   // or barriers: no thread may start the next chunk while another still

@@ -346,4 +346,9 @@ int exitWithLaunchesInFlight();
 /// chunk ran 11 times.  main runs it for --smc-auto-record.
 int recordAutoLaunches();
 
+/// The child side of Trace.EveryChunkOnceOnItsSms: two SM-centric launches
+/// of one kernel (the first on SMs 0-7), under SMC_TRACE; 0 if every chunk
+/// ran twice.  main runs it for --smc-trace.
+int traceLaunches();
+
 #endif // SMC_TEST_GPU_GPUTEST_H

@@ -4,8 +4,9 @@
 // "SKIPPED: no CUDA GPU (<reason>)" and exits with 77, which ctest counts as
 // a skip (SKIP_RETURN_CODE), never as a pass.
 //
-// (--smc-exit-in-flight and --smc-auto-record run the child of a lifetime
-// test and of a profile recording test instead.)
+// (--smc-exit-in-flight, --smc-auto-record and --smc-trace run the child of
+// a lifetime test, of a profile recording test and of the SMC_TRACE test
+// instead.)
 //
 // USAGE: smc_gpu_tests [--gtest_filter=...]
 //===----------------------------------------------------------------------===//
@@ -18,6 +19,8 @@ int main(int Argc, char **Argv) {
     return exitWithLaunchesInFlight();
   if (Argc == 2 && std::string(Argv[1]) == "--smc-auto-record")
     return recordAutoLaunches();
+  if (Argc == 2 && std::string(Argv[1]) == "--smc-trace")
+    return traceLaunches();
   std::string Device;
   return smctest::gpuTestMain(Argc, Argv, "smc_gpu_tests", Device);
 }

@@ -23,8 +23,10 @@
 ; CHECK-NEXT: desc top_up 72 4
 ; CHECK-NEXT: desc slice_first_y 76 4
 ; CHECK-NEXT: desc slice_first_z 80 4
+; CHECK-NEXT: desc trace_launch 84 4
 ; CHECK-NEXT: desc queue_start 88 8
 ; CHECK:      desc stats {{[0-9]+}} 8
+; CHECK-NEXT: desc trace {{[0-9]+}} 8
 ; CHECK-NEXT: desc-size {{[0-9]+}}
 ; CHECK:      info abi_version 0 4
 ; CHECK:      info slice_refusal 16 4
