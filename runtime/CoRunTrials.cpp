@@ -126,6 +126,10 @@ CoRunDecision CoRunTrials::partitionOf(const OnlineSearch::Config &Shares,
   CoRunDecision D;
   D.Kind = CoRunKind::Partition;
   D.Shares = Shares;
+  // A kernel's most workers are its original's occupancy: 0 says so.
+  for (size_t I = 0; I < D.Shares.size() && I < MaxWorkers.size(); ++I)
+    if (D.Shares[I].WorkersPerSm == MaxWorkers[I])
+      D.Shares[I].WorkersPerSm = 0;
   D.Reason = Why;
   return D;
 }

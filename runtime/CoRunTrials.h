@@ -57,8 +57,9 @@ public:
 
   // Kernels in decisionOrder() (AutoPolicy.h), every one with a profile of
   // this device and a distinct name; MaxWorkersPerSm[i] the workers per SM
-  // of kernel i at its original's occupancy (>= 1).  Model: decide()'s
-  // answer for them.
+  // of kernel i at its original's occupancy (>= 1; 1 searches the splits
+  // only), which the trials' shares give as 0.  Model: decide()'s answer
+  // for them.
   CoRunTrials(const std::vector<CoRunKernel> &Kernels,
               std::vector<unsigned> MaxWorkersPerSm, const CoRunDecision &Model,
               const Options &O);

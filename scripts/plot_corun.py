@@ -30,7 +30,8 @@ import os
 import sys
 
 MODE_ORDER = ("serial", "streams", "priority", "green", "smc-shared",
-              "smc-oracle", "smc-scheduler")
+              "smc-oracle", "smc-scheduler", "smc-trials", "batch-search",
+              "batch-turnaround")
 
 
 def size_of(record):

@@ -275,9 +275,9 @@ bool parseGroups(const std::string &Text, std::vector<WorkloadGroup> &Groups,
 
 const std::vector<std::string> &allModes() {
   static const std::vector<std::string> List = {
-      "serial",        "streams",      "priority",
-      "green",         "smc-shared",   "smc-oracle",
-      "smc-scheduler", "batch-search", "batch-turnaround"};
+      "serial",       "streams",         "priority",      "green",
+      "smc-shared",   "smc-oracle",      "smc-scheduler", "smc-trials",
+      "batch-search", "batch-turnaround"};
   return List;
 }
 
@@ -291,7 +291,8 @@ std::string usage() {
          "pairs\n"
          "--triples: the 8 default triples instead of the pairs\n"
          "modes: serial, streams, priority, green, smc-shared, smc-oracle,\n"
-         "       smc-scheduler, batch-search, batch-turnaround (default: all)\n"
+         "       smc-scheduler, smc-trials, batch-search, batch-turnaround\n"
+         "       (default: all)\n"
          "--quick: 8 pairs (4 triples), 3 rounds, split step 16, workers "
          "0,1,\n"
          "         sweeps of 3 s (unless given)\n"

@@ -7,8 +7,9 @@
 // Every group runs in each mode of CoRunPlan.h (serial, plain streams,
 // stream priorities, green contexts at their best split, the __smc
 // variants shared, the SMC static oracle's best split x workers per SM,
-// the split the co-run scheduler decides from measured profiles, and the
-// layouts smc::Batch's search settles on), the modes interleaved round by
+// the split the co-run scheduler decides from measured profiles, what policy
+// auto's measured co-run trials settle on, and the layouts smc::Batch's
+// search settles on), the modes interleaved round by
 // round in one process, next to the originals alone, which give T_alone.
 // Metrics and JSON: CoRunReport.h.
 //
@@ -30,7 +31,8 @@
 // oracleConfigs, in decreasing order of the STP bound the profiles give,
 // until no remaining configuration can beat the best or --sweep-s runs
 // out), both ranked by STP against the calibrated T_alone; the scheduler's
-// decision for the N profiles; the batch searches; one warm-up round and
+// decision for the N profiles; the co-run trials (one co-run per trial,
+// until they settle, at most 40); the batch searches; one warm-up round and
 // --rounds measured rounds of every mode, whose configurations are the
 // sweeps' best; checks after the first measured co-run of each mode.  The
 // JSON is rewritten after each group, so a run cut short keeps what it
@@ -44,6 +46,7 @@
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
 #include "CoRunReport.h"
+#include "CoRunTrials.h"
 #include "GreenContexts.h"
 #include "Workload.h"
 #include "smc/smc.h"
@@ -132,6 +135,7 @@ struct GroupRun {
   std::vector<smc::KernelShare> OracleShares;
   std::vector<unsigned> GreenSms; // the first N - 1 green contexts' requests
   smc::CoRunDecision Decision;
+  smc::CoRunDecision Trials;                  // what smc-trials settled on
   std::map<std::string, json> Config;         // by mode
   std::map<std::string, std::string> Missing; // unavailable modes: why
   size_t size() const { return Members.size(); }
@@ -179,6 +183,9 @@ const char *whatRuns(const std::string &Mode) {
     return "the workloads' launches recorded into an smc::Batch, run in "
            "the layout its Search settled on (least sum of the workloads' "
            "turnaround)";
+  if (Mode == "smc-trials")
+    return "what the measured co-run trials settled on: the originals on "
+           "plain streams (sharing) or __smc variants on SM partitions";
   return "__smc variants on SM partitions";
 }
 
@@ -214,6 +221,7 @@ private:
   void sweepGreen(GroupRun &P);
   void sweepOracle(GroupRun &P);
   void settleSearch(GroupRun &P, const std::string &Mode);
+  void settleTrials(GroupRun &P);
   void schedule(GroupRun &P);
   void measure(GroupRun &P);
   CheckRecord check(SuiteWorkload &W);
@@ -570,6 +578,8 @@ std::vector<double> Harness::runMode(GroupRun &P, const std::string &Mode) {
   }
   if (Mode == "smc-scheduler" && P.Decision.Kind == smc::CoRunKind::Partition)
     return runShares(P, P.Decision.Shares);
+  if (Mode == "smc-trials" && P.Trials.Kind == smc::CoRunKind::Partition)
+    return runShares(P, P.Trials.Shares);
   if (Mode == "green") {
     std::string Error;
     const GreenContexts::Split *S = Green.split(P.GreenSms, Error);
@@ -623,7 +633,7 @@ SuiteWorkload &Harness::workload(const std::string &Name) {
   Slot = std::move(W);
   WorkloadOrder.push_back(Name);
   calibrate(*Slot);
-  if (wants("smc-oracle") || wants("smc-scheduler"))
+  if (wants("smc-oracle") || wants("smc-scheduler") || wants("smc-trials"))
     profile(*Slot);
   return *Slot;
 }
@@ -834,6 +844,64 @@ void Harness::schedule(GroupRun &P) {
                        "(shared)"}};
 }
 
+// Co-runs the group under the trials of policy auto's measured co-runs
+// (runtime/CoRunTrials.h) until they settle, as a program whose co-run
+// recurs would: each trial is one co-run of the group, its STP from the
+// workloads' times over their profiles' times alone on every SM; splits in
+// the runtime's steps (trialGranularity), at the original's occupancy.
+void Harness::settleTrials(GroupRun &P) {
+  std::vector<smc::CoRunKernel> Kernels;
+  for (const SuiteWorkload *W : P.Members)
+    Kernels.push_back({W->name(), &W->Profile});
+  if (!smc::CoRunTrials::applies(Kernels, NumSms)) {
+    P.Missing["smc-trials"] = "the workloads' profiles do not allow trials";
+    return;
+  }
+  smc::CoRunTrials::Options O;
+  O.NumSms = NumSms;
+  O.Granularity = smc::trialGranularity(NumSms);
+  O.SamplesPerKernel = 1;
+  smc::CoRunTrials Trials(Kernels, std::vector<unsigned>(P.size(), 1),
+                          decideGroup(P.profiles(), NumSms, Opt.SplitStep), O);
+  constexpr unsigned MaxCoRuns = 40;
+  unsigned CoRuns = 0;
+  try {
+    while (!Trials.settled() && CoRuns++ < MaxCoRuns) {
+      unsigned Trial = Trials.trial();
+      const smc::CoRunDecision &D = Trials.decision();
+      std::vector<double> Ms;
+      if (D.Kind == smc::CoRunKind::Partition) {
+        Ms = runShares(P, D.Shares);
+      } else {
+        usePolicy(P.Members, Variant::Original);
+        Ms = runOnLanes(P);
+      }
+      for (size_t I = 0; I < Ms.size(); ++I)
+        Trials.record(Trial, I, Ms[I] / 1e3);
+    }
+  } catch (const std::exception &E) {
+    P.Missing["smc-trials"] = E.what();
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    return;
+  }
+  P.Trials = Trials.decision();
+  json Tried = json::array();
+  for (const smc::CoRunTrials::Trial &T : Trials.measured())
+    Tried.push_back({{"decision", T.Decision.Reason},
+                     {"shares", sharesJson(T.Decision.Shares)},
+                     {"stp", T.Stp}});
+  P.Config["smc-trials"] = {
+      {"runs", P.Trials.Kind == smc::CoRunKind::Partition
+                   ? "__smc variants on the settled shares"
+                   : "the originals on plain streams, one per workload "
+                     "(sharing)"},
+      {"settled", Trials.settled()},
+      {"co_runs", CoRuns},
+      {"decision", P.Trials.Reason},
+      {"shares", sharesJson(P.Trials.Shares)},
+      {"trials", Tried}};
+}
+
 void Harness::measure(GroupRun &P) {
   std::vector<std::string> Modes = {"alone"};
   for (const std::string &Mode : Opt.Modes)
@@ -1017,6 +1085,8 @@ int Harness::run() {
         sweepOracle(P);
       if (wants("smc-scheduler"))
         schedule(P);
+      if (wants("smc-trials"))
+        settleTrials(P);
       for (const char *Mode : {"batch-search", "batch-turnaround"})
         if (wants(Mode))
           settleSearch(P, Mode);

@@ -158,8 +158,27 @@ TEST(CoRunTrials, ModelSharingStartsFromAnEvenSplit) {
   ASSERT_TRUE(T.sharedStp());
   ASSERT_EQ(T.decision().Kind, CoRunKind::Partition);
   EXPECT_EQ(T.decision().Shares[0].NumSms, Sms / 2);
-  EXPECT_EQ(T.decision().Shares[0].WorkersPerSm, 8u);
-  EXPECT_EQ(T.decision().Shares[1].WorkersPerSm, 4u);
+  // The most workers, the original's occupancy, given as 0.
+  EXPECT_EQ(T.decision().Shares[0].WorkersPerSm, 0u);
+  EXPECT_EQ(T.decision().Shares[1].WorkersPerSm, 0u);
+}
+
+TEST(CoRunTrials, OneWorkerLevelSearchesTheSplitsOnly) {
+  Pair P;
+  CoRunTrials T(P.kernels(), {1, 1}, sharing(), options());
+  auto Time = [&](const CoRunDecision &D) -> std::vector<double> {
+    if (D.Kind == CoRunKind::Shared)
+      return {1.5e-3, 3e-3};
+    double Off = std::fabs(double(D.Shares[0].NumSms) - 32) / 16;
+    return {1.1e-3 * (1 + 0.2 * Off), 2.2e-3 * (1 + 0.2 * Off)};
+  };
+  runToEnd(T, Time);
+  ASSERT_TRUE(T.settled());
+  for (const CoRunTrials::Trial &Tried : T.measured())
+    for (const KernelShare &S : Tried.Decision.Shares)
+      EXPECT_EQ(S.WorkersPerSm, 0u) << Tried.Decision.Reason;
+  ASSERT_EQ(T.decision().Kind, CoRunKind::Partition);
+  EXPECT_EQ(T.decision().Shares[0].NumSms, 32u);
 }
 
 TEST(CoRunTrials, SettlesOnAPartitionMeasuredToBeatSharing) {
@@ -171,7 +190,7 @@ TEST(CoRunTrials, SettlesOnAPartitionMeasuredToBeatSharing) {
     if (D.Kind == CoRunKind::Shared)
       return {1.5e-3, 3e-3};
     double Off = std::fabs(double(D.Shares[0].NumSms) - 48) / 16;
-    double Workers = D.Shares[0].WorkersPerSm == 2 ? 1 : 1.2;
+    double Workers = D.Shares[0].WorkersPerSm == 0 ? 1 : 1.2; // 0: 2, the most
     return {1.1e-3 * (1 + 0.2 * Off) * Workers, 2.2e-3 * (1 + 0.2 * Off)};
   };
   unsigned Trials = runToEnd(T, Time);
@@ -179,7 +198,7 @@ TEST(CoRunTrials, SettlesOnAPartitionMeasuredToBeatSharing) {
   EXPECT_LE(Trials, 16u);
   ASSERT_EQ(T.decision().Kind, CoRunKind::Partition) << T.decision().Reason;
   EXPECT_EQ(T.decision().Shares[0].NumSms, 48u) << T.decision().Reason;
-  EXPECT_EQ(T.decision().Shares[0].WorkersPerSm, 2u);
+  EXPECT_EQ(T.decision().Shares[0].WorkersPerSm, 0u); // 2: the most
   EXPECT_NE(T.decision().Reason.find("settled on the partition"),
             std::string::npos);
   // No sample counts once settled.
