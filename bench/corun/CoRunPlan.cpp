@@ -296,7 +296,10 @@ std::string usage() {
          "--quick: 8 pairs (4 triples), 3 rounds, split step 16, workers "
          "0,1,\n"
          "         sweeps of 3 s (unless given)\n"
-         "--list: print the workloads' classes and the groups, touch no GPU\n";
+         "--list: print the workloads' classes and the groups, touch no GPU\n"
+         "--mps-tenant=NAME [--gate=FILE] [--reps=N]: one workload's loop in "
+         "a process\n"
+         "         of its own, for bench/corun/run_mps.py --corun\n";
 }
 
 bool parseOptions(const std::vector<std::string> &Args, Options &O,
@@ -393,6 +396,19 @@ bool parseOptions(const std::vector<std::string> &Args, Options &O,
     } else if (Key == "--budget-s") {
       if (!parsePositive(Value, Out.BudgetSeconds))
         return Bad("needs a positive number");
+    } else if (Key == "--mps-tenant") {
+      if (!findClassified(Value))
+        return Bad("no workload '" + Value + "' the harness co-runs");
+      Out.MpsTenant = Value;
+    } else if (Key == "--gate") {
+      if (Value.empty())
+        return Bad("needs a file name");
+      Out.Gate = Value;
+    } else if (Key == "--reps") {
+      std::optional<unsigned> Reps;
+      if (!Count(100000, Reps))
+        return false;
+      Out.TenantReps = *Reps;
     } else {
       return Bad("unknown option");
     }

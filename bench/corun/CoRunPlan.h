@@ -155,6 +155,14 @@ struct Options {
   CheckPolicy Check = CheckPolicy::FirstUse;
   // No group is started once the run would exceed this many seconds.
   double BudgetSeconds = 420;
+  // --mps-tenant=NAME: one workload's loop of its originals in a process of
+  // its own (bench/corun/run_mps.py runs two under MPS): it sets the
+  // workload up, then, with --gate=FILE, creates FILE.ready-<pid>, waits for
+  // FILE and prints "tenant NAME SECONDS right|WRONG BEGIN END" (its loop of
+  // --reps=N runs, else as many as take --target-ms alone); without a gate
+  // it prints "reps N" and ends.
+  std::string MpsTenant, Gate;
+  unsigned TenantReps = 0;
 };
 
 // Parses the arguments (argv[1..]); --quick changes the defaults of what is

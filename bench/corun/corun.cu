@@ -67,6 +67,8 @@
 #include <set>
 #include <stdexcept>
 #include <string>
+#include <thread>
+#include <unistd.h>
 #include <vector>
 
 #ifndef SMC_VERSION
@@ -194,6 +196,9 @@ public:
   explicit Harness(Options O) : Opt(std::move(O)) {}
   // The whole run; the exit status.
   int run();
+  // --mps-tenant: one workload's loop (Options::MpsTenant); the exit status.
+  int tenant();
+  bool MpsTenantMode() const { return !Opt.MpsTenant.empty(); }
 
 private:
   void initDevice();
@@ -1049,6 +1054,44 @@ void Harness::writeReport() const {
                              Opt.OutFile);
 }
 
+int Harness::tenant() {
+  Opt.Modes = {"streams"}; // no profiles, sweeps or batches: its loop only
+  try {
+    initDevice();
+    SuiteWorkload &W = workload(Opt.MpsTenant); // set up, checked, calibrated
+    if (Opt.TenantReps)
+      W.Reps = Opt.TenantReps;
+    if (Opt.Gate.empty()) {
+      std::printf("reps %u\n", W.Reps);
+      return Failures.empty() ? 0 : 1;
+    }
+    usePolicy({&W}, Variant::Original);
+    runAlone(W); // warm-up at this process's MPS share
+    W.Instance->resetOutputs(Plain[0].Stream);
+    SMC_CUDA_CHECK(cudaDeviceSynchronize());
+    std::ofstream(Opt.Gate + ".ready-" + std::to_string(getpid())) << "\n";
+    while (!std::ifstream(Opt.Gate))
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    auto Wall = [] {
+      return std::chrono::duration<double>(
+                 std::chrono::system_clock::now().time_since_epoch())
+          .count();
+    };
+    double Begin = Wall();
+    double Ms = runAlone(W);
+    double End = Wall();
+    CheckRecord C = check(W);
+    std::printf("tenant %s %.6f %s %.6f %.6f\n", W.name().c_str(), Ms / 1e3,
+                C.Ok && std::isfinite(Ms) && Failures.empty() ? "right"
+                                                              : "WRONG",
+                Begin, End);
+    return C.Ok && Failures.empty() ? 0 : 1;
+  } catch (const std::exception &E) {
+    std::fprintf(stderr, "%s: %s\n", Program, E.what());
+    return 1;
+  }
+}
+
 int Harness::run() {
   try {
     initDevice();
@@ -1198,5 +1241,5 @@ int main(int Argc, char **Argv) {
     return 77;
   }
   Harness H(std::move(O));
-  return H.run();
+  return H.MpsTenantMode() ? H.tenant() : H.run();
 }

@@ -785,3 +785,24 @@ TEST(CoRunReport, SchedulerDecisionForATriple) {
 }
 
 } // namespace
+
+TEST(CoRunPlan, MpsTenantOptions) {
+  Options O;
+  std::string Error;
+  ASSERT_TRUE(parse({"--mps-tenant=spmv", "--gate=/tmp/g", "--reps=7"}, O,
+                    Error))
+      << Error;
+  EXPECT_EQ(O.MpsTenant, "spmv");
+  EXPECT_EQ(O.Gate, "/tmp/g");
+  EXPECT_EQ(O.TenantReps, 7u);
+  ASSERT_TRUE(parse({"--mps-tenant=mm"}, O, Error)) << Error;
+  EXPECT_TRUE(O.Gate.empty());
+  EXPECT_EQ(O.TenantReps, 0u);
+  // A workload the harness does not co-run (one-chunk mode), none at all,
+  // no gate file, no repetitions.
+  EXPECT_FALSE(parse({"--mps-tenant=hotspot"}, O, Error));
+  EXPECT_NE(Error.find("no workload 'hotspot'"), std::string::npos) << Error;
+  EXPECT_FALSE(parse({"--mps-tenant=nope"}, O, Error));
+  EXPECT_FALSE(parse({"--mps-tenant=mm", "--gate="}, O, Error));
+  EXPECT_FALSE(parse({"--mps-tenant=mm", "--reps=0"}, O, Error));
+}
