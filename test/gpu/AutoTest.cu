@@ -142,6 +142,15 @@ void loadSplitProfiles(const std::vector<std::string> &Saturating,
   ASSERT_TRUE(smc::loadProfiles(File.Path, &Error)) << Error;
 }
 
+// Waits for the request loops' threads, then requires that none failed.
+void joinLoops(std::vector<std::thread> &Threads,
+               const std::vector<cudaError_t> &Errors) {
+  for (std::thread &Thread : Threads)
+    Thread.join();
+  for (cudaError_t Err : Errors)
+    SMC_CUDA_ASSERT(Err);
+}
+
 smc::CoRunKernel coRunKernel(const smc::ProfileSet &Set,
                              const std::string &Name) {
   smc::CoRunKernel K;
@@ -286,10 +295,7 @@ TEST_F(Auto, HostThreadsWithPredictedPartitionsKeepExactlyOnce) {
       cudaStreamDestroy(Stream);
       Errors[T] = Err;
     });
-  for (std::thread &Thread : Threads)
-    Thread.join();
-  for (cudaError_t Err : Errors)
-    SMC_CUDA_ASSERT(Err);
+  joinLoops(Threads, Errors);
   for (SpinRun &Run : Runs)
     EXPECT_TRUE(allCountsAre(Run.Counts, Launches)) << Run.Name;
 }
@@ -317,7 +323,7 @@ TEST_F(Auto, RecurringCoRunIsMeasuredUntilItSettles) {
   constexpr unsigned MaxLaunches = 3000;
   std::atomic<bool> Settled{false};
   unsigned Launches[2] = {0, 0};
-  cudaError_t Errors[2] = {cudaSuccess, cudaSuccess};
+  std::vector<cudaError_t> Errors(2, cudaSuccess);
   std::vector<std::thread> Threads;
   for (int T = 0; T < 2; ++T)
     Threads.emplace_back([&, T] {
@@ -337,10 +343,7 @@ TEST_F(Auto, RecurringCoRunIsMeasuredUntilItSettles) {
       cudaStreamDestroy(Stream);
       Errors[T] = Err;
     });
-  for (std::thread &Thread : Threads)
-    Thread.join();
-  for (cudaError_t Err : Errors)
-    SMC_CUDA_ASSERT(Err);
+  joinLoops(Threads, Errors);
   for (int T = 0; T < 2; ++T)
     EXPECT_TRUE(allCountsAre(Runs[T].Counts, Launches[T])) << Runs[T].Name;
 
