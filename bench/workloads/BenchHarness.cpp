@@ -10,7 +10,9 @@
 //   <name>/smc-cluster  SM-centric variants with tile clusters as large as
 //                       the per-SM target (order=cluster(tile), after
 //                       CTA-Clustering, ASPLOS'17), and smc-cluster4 and
-//                       smc-cluster32 with tiles of 4 (2x2) and 32 (8x4)
+//                       smc-cluster32 with tiles of 4 (2x2) and 32 (8x4),
+//                       smc-cluster-x and smc-cluster-y with runs along x
+//                       and along y (cluster(x), cluster(y))
 // and irregular workloads in a fifth,
 //   <name>/smc-affinity SM-centric variants placed by affinity
 //                       (smc::placeByAffinity on the CTAs' reads that
@@ -107,6 +109,10 @@ const std::vector<VariantSpec> &clusterVariants() {
       // Clusters smaller and larger than the per-SM target (2x2, 8x4).
       {"smc-cluster4", smc::Policy::clustered(smc::ClusterDir::Tile, 4), 2},
       {"smc-cluster32", smc::Policy::clustered(smc::ClusterDir::Tile, 32), 2},
+      // Runs along x (one row) and along y (one column) of the per-SM
+      // target's length.
+      {"smc-cluster-x", smc::Policy::clustered(smc::ClusterDir::X), 2},
+      {"smc-cluster-y", smc::Policy::clustered(smc::ClusterDir::Y), 2},
       {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
       {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
       {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},

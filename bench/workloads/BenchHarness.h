@@ -28,7 +28,8 @@ struct BenchWorkload {
 // Registers <name>/<original|smc|slice> for every workload of `list`, and
 // with `localityForms` also <name>/smc-cluster (SM-centric, tile clusters
 // of the per-SM target: smc(order=cluster(tile))) and smc-cluster4,
-// smc-cluster32 (tiles of 4 and 32 chunks) for those with 2-D or 3-D
+// smc-cluster32 (tiles of 4 and 32 chunks), smc-cluster-x and
+// smc-cluster-y (runs along x and along y) for those with 2-D or 3-D
 // grids and <name>/smc-affinity (smc::placeByAffinity on
 // Workload::chunkReads) for the irregular ones, and <name>/smc-locality
 // (policy locality: placements tried, the fastest kept) for every workload;

@@ -5,7 +5,8 @@
 // <workload>/slice by the harness of BenchHarness.h; those with 2-D or 3-D
 // grids also as <workload>/smc-cluster (tile clusters of the per-SM target,
 // smc(order=cluster(tile)); CTA-Clustering, ASPLOS'17) and smc-cluster4,
-// smc-cluster32 (tiles of 4 and 32 chunks), the irregular ones
+// smc-cluster32 (tiles of 4 and 32 chunks), smc-cluster-x and
+// smc-cluster-y (runs along x and along y), the irregular ones
 // as <workload>/smc-affinity (and its table and control forms), and every
 // workload as <workload>/smc-locality (policy locality: each kernel's
 // placement chosen by timed trials).  Without a GPU it exits
