@@ -789,8 +789,8 @@ TEST(CoRunReport, SchedulerDecisionForATriple) {
 TEST(CoRunPlan, MpsTenantOptions) {
   Options O;
   std::string Error;
-  ASSERT_TRUE(parse({"--mps-tenant=spmv", "--gate=/tmp/g", "--reps=7"}, O,
-                    Error))
+  ASSERT_TRUE(
+      parse({"--mps-tenant=spmv", "--gate=/tmp/g", "--reps=7"}, O, Error))
       << Error;
   EXPECT_EQ(O.MpsTenant, "spmv");
   EXPECT_EQ(O.Gate, "/tmp/g");
