@@ -49,7 +49,12 @@ OnlineSearch::Space searchSpace(const CoRunTrials::Options &O,
   return S;
 }
 
-std::string sharesText(const std::vector<KernelShare> &Shares) {
+std::string sharesText(const std::vector<KernelShare> &Shares,
+                       unsigned NumSms) {
+  if (std::all_of(Shares.begin(), Shares.end(), [&](const KernelShare &S) {
+        return S.FirstSm == 0 && S.NumSms == NumSms && S.WorkersPerSm == 0;
+      }))
+    return "every kernel's SM-centric variant on every SM";
   std::string Text;
   for (const KernelShare &S : Shares) {
     Text += Text.empty() ? "SMs " : ", ";
@@ -173,13 +178,24 @@ void CoRunTrials::advance() {
       start(std::move(Sharing));
       return;
     }
+    if (EverywherePending) {
+      EverywherePending = false;
+      start(partitionOf(
+          OnlineSearch::Config(Names.size(), KernelShare{0, Opt.NumSms, 0}),
+          "trial " + std::to_string(Measured.size() + 1) + " of the co-run " +
+              names() +
+              ": every kernel's SM-centric variant on every "
+              "SM"));
+      return;
+    }
     if (!Search.converged())
       Next = Search.next();
   }
   if (Next) {
-    start(partitionOf(*Next, "trial " + std::to_string(Measured.size() + 1) +
-                                 " of the co-run " + names() +
-                                 ", hill climbing: " + sharesText(*Next)));
+    start(partitionOf(*Next,
+                      "trial " + std::to_string(Measured.size() + 1) +
+                          " of the co-run " + names() +
+                          ", hill climbing: " + sharesText(*Next, Opt.NumSms)));
     return;
   }
   // Settle on the fastest measured partition if it beat sharing's measured
@@ -188,13 +204,14 @@ void CoRunTrials::advance() {
   for (const Trial &T : Measured)
     if (T.Decision.Kind == CoRunKind::Partition && (!Best || T.Stp > Best->Stp))
       Best = &T;
-  std::string Over =
-      " (measured over " + std::to_string(Measured.size()) +
-      " trials: sharing STP " +
-      (SharedStp ? fixed3(*SharedStp) : "not measured") + ", best partition " +
-      (Best ? fixed3(Best->Stp) + ", " + sharesText(Best->Decision.Shares)
-            : "none") +
-      ")";
+  std::string Over = " (measured over " + std::to_string(Measured.size()) +
+                     " trials: sharing STP " +
+                     (SharedStp ? fixed3(*SharedStp) : "not measured") +
+                     ", best partition " +
+                     (Best ? fixed3(Best->Stp) + ", " +
+                                 sharesText(Best->Decision.Shares, Opt.NumSms)
+                           : "none") +
+                     ")";
   CoRunDecision Chosen;
   if (Best && SharedStp && Best->Stp > *SharedStp * (1 + Opt.Margin)) {
     Chosen = partitionOf(Best->Decision.Shares,

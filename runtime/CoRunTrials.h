@@ -9,14 +9,17 @@
 // on every SM from its profile and T_i the mean of its timed launches.
 //
 // The trials, in order: the model's decision; sharing, if the model chose a
-// partition; then the hill climbing of OnlineSearch over splits in steps of
-// Granularity SMs and workers per SM, from the model's split where it lies
-// on that grid (else an even one), as in "Enabling and Exploiting Flexible
-// Task Assignment on GPU through SM-Centric Program Transformations".  When
-// the climb converges or MaxTrials trials are measured, the co-run settles
-// on the fastest partition measured if it beat sharing's measured STP by
-// Margin, else on sharing: measured, never predicted, to be better than
-// sharing.  Pure C++: no CUDA.
+// partition; every kernel's SM-centric variant on every SM (a "partition"
+// whose shares all cover the device: the variants of some kernels run
+// faster than their originals, which sharing runs); then the hill climbing
+// of OnlineSearch over splits in steps of Granularity SMs and workers per
+// SM, from the model's split where it lies on that grid (else an even one),
+// as in "Enabling and Exploiting Flexible Task Assignment on GPU through
+// SM-Centric Program Transformations".  When the climb converges or
+// MaxTrials trials are measured, the co-run settles on the fastest
+// partition measured if it beat sharing's measured STP by Margin, else on
+// sharing: measured, never predicted, to be better than sharing.  Pure C++:
+// no CUDA.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_CORUNTRIALS_H
 #define SMC_RUNTIME_CORUNTRIALS_H
@@ -98,7 +101,8 @@ private:
   Options Opt;
   OnlineSearch Search;
   bool SearchStarted = false;
-  bool SharingPending = false; // sharing is still to be tried
+  bool SharingPending = false;   // sharing is still to be tried
+  bool EverywherePending = true; // every variant on every SM, likewise
   unsigned TrialId = 0;
   CoRunDecision Current;
   bool Settled = false;

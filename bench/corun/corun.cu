@@ -31,8 +31,8 @@
 // oracleConfigs, in decreasing order of the STP bound the profiles give,
 // until no remaining configuration can beat the best or --sweep-s runs
 // out), both ranked by STP against the calibrated T_alone; the scheduler's
-// decision for the N profiles; the co-run trials (one co-run per trial,
-// until they settle, at most 40); the batch searches; one warm-up round and
+// decision for the N profiles; the co-run trials (three co-runs per trial,
+// until they settle, at most 60); the batch searches; one warm-up round and
 // --rounds measured rounds of every mode, whose configurations are the
 // sweeps' best; checks after the first measured co-run of each mode.  The
 // JSON is rewritten after each group, so a run cut short keeps what it
@@ -851,9 +851,10 @@ void Harness::schedule(GroupRun &P) {
 
 // Co-runs the group under the trials of policy auto's measured co-runs
 // (runtime/CoRunTrials.h) until they settle, as a program whose co-run
-// recurs would: each trial is one co-run of the group, its STP from the
-// workloads' times over their profiles' times alone on every SM; splits in
-// the runtime's steps (trialGranularity), at the original's occupancy.
+// recurs would: each trial is three co-runs of the group (the runtime's
+// samples per kernel), its STP from the workloads' mean times over their
+// profiles' times alone on every SM; splits in the runtime's steps
+// (trialGranularity), at the original's occupancy; at most 60 co-runs.
 void Harness::settleTrials(GroupRun &P) {
   std::vector<smc::CoRunKernel> Kernels;
   for (const SuiteWorkload *W : P.Members)
@@ -865,10 +866,9 @@ void Harness::settleTrials(GroupRun &P) {
   smc::CoRunTrials::Options O;
   O.NumSms = NumSms;
   O.Granularity = smc::trialGranularity(NumSms);
-  O.SamplesPerKernel = 1;
   smc::CoRunTrials Trials(Kernels, std::vector<unsigned>(P.size(), 1),
                           decideGroup(P.profiles(), NumSms, Opt.SplitStep), O);
-  constexpr unsigned MaxCoRuns = 40;
+  constexpr unsigned MaxCoRuns = 60;
   unsigned CoRuns = 0;
   try {
     while (!Trials.settled() && CoRuns++ < MaxCoRuns) {

@@ -1,11 +1,11 @@
 //===- CoRunTrialsTest.cpp - Tests of measured co-run decisions -----------===//
 //
-// CoRunTrials tries the model's decision first, then sharing, then climbs
-// over splits; a trial ends only when every kernel has its timed launches,
-// samples of other trials do not count, the measured STP uses the times
-// alone from the profiles, splits step by a divisor of the SMs, and the
-// co-run settles on a partition only if it was measured to beat sharing by
-// the margin, within MaxTrials.
+// CoRunTrials tries the model's decision first, then sharing, then every
+// kernel's variant on every SM, then climbs over splits; a trial ends only when
+// every kernel has its timed launches, samples of other trials do not count,
+// the measured STP uses the times alone from the profiles, splits step by a
+// divisor of the SMs, and the co-run settles on a partition only if it was
+// measured to beat sharing by the margin, within MaxTrials.
 //===----------------------------------------------------------------------===//
 #include "CoRunTrials.h"
 
@@ -78,7 +78,37 @@ runToEnd(CoRunTrials &T,
   return unsigned(T.measured().size());
 }
 
+// Every kernel's SM-centric variant on every SM.
+void expectEverywhere(const CoRunDecision &D) {
+  EXPECT_EQ(D.Kind, CoRunKind::Partition);
+  for (const KernelShare &S : D.Shares) {
+    EXPECT_EQ(S.FirstSm, 0u);
+    EXPECT_EQ(S.NumSms, Sms);
+    EXPECT_EQ(S.WorkersPerSm, 0u);
+  }
+  EXPECT_NE(D.Reason.find("on every SM"), std::string::npos) << D.Reason;
+}
+
 } // namespace
+
+TEST(CoRunTrials, SettlesOnEveryVariantOnEverySmWhereThatIsFastest) {
+  Pair P;
+  CoRunTrials T(P.kernels(), {4, 4}, sharing(), options());
+  // The variants beside each other on every SM run 20% faster than the
+  // originals shared; splits are slower than both.
+  auto Time = [&](const CoRunDecision &D) -> std::vector<double> {
+    if (D.Kind == CoRunKind::Shared)
+      return {1.5e-3, 3e-3};
+    if (D.Shares[0].NumSms == Sms)
+      return {1.25e-3, 2.5e-3};
+    return {1.8e-3, 3.6e-3};
+  };
+  runToEnd(T, Time);
+  ASSERT_TRUE(T.settled());
+  expectEverywhere(T.decision());
+  EXPECT_NE(T.decision().Reason.find("settled on the partition"),
+            std::string::npos);
+}
 
 TEST(CoRunTrials, GranularityDividesTheDevice) {
   EXPECT_EQ(trialGranularity(132), 11u);
@@ -135,6 +165,13 @@ TEST(CoRunTrials, TriesTheModelThenSharingThenTheClimb) {
       T.record(Second, I, 2e-3 * (I + 1));
   ASSERT_TRUE(T.sharedStp());
   EXPECT_NEAR(*T.sharedStp(), 1.0, 1e-9);
+  // Then every kernel's variant on every SM.
+  ASSERT_FALSE(T.settled());
+  expectEverywhere(T.decision());
+  unsigned Third = T.trial();
+  for (size_t I = 0; I < 2; ++I)
+    for (int N = 0; N < 2; ++N)
+      T.record(Third, I, 2e-3 * (I + 1));
   // Then the climb: partitions on the grid of 16 SMs, neighbours of the
   // model's split.
   ASSERT_FALSE(T.settled());
@@ -156,6 +193,11 @@ TEST(CoRunTrials, ModelSharingStartsFromAnEvenSplit) {
     for (int N = 0; N < 2; ++N)
       T.record(Trial, I, 2e-3);
   ASSERT_TRUE(T.sharedStp());
+  expectEverywhere(T.decision());
+  Trial = T.trial();
+  for (size_t I = 0; I < 2; ++I)
+    for (int N = 0; N < 2; ++N)
+      T.record(Trial, I, 2e-3);
   ASSERT_EQ(T.decision().Kind, CoRunKind::Partition);
   EXPECT_EQ(T.decision().Shares[0].NumSms, Sms / 2);
   // The most workers, the original's occupancy, given as 0.
