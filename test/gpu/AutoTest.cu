@@ -10,9 +10,10 @@
 //  - co-runs from several host threads, each with its own stream and
 //    kernel, under profiles that predict partitions, keep exactly once;
 //  - a co-run that recurs is measured: the model's partition first, then
-//    sharing, then the climb, until it settles on what was measured best
-//    (a partition only if it beat sharing by the margin), every chunk of
-//    every launch run once throughout;
+//    sharing, then every variant on every SM and the climb, until it
+//    settles on what was measured best (a partition only if it beat
+//    sharing by the margin), every chunk of every launch run once
+//    throughout;
 //  - SMC_PROFILE_RECORD records every point of the ladder over two runs of
 //    a program and keeps the samples of the first run; a kernel no SM set
 //    confines (one chunk per worker) runs, and gets no profile;
