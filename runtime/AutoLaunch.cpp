@@ -283,13 +283,14 @@ cudaError_t recordLaunch(AutoState &S, LaunchRequest &Req, int Device,
   return Err;
 }
 
-// Workers per SM of P's kernel's SM-centric variant at its original's
-// occupancy, for co-run trials; 0 where the variant cannot be confined (none,
-// or one chunk per worker).  AutoState::Mutex held.
-unsigned fitOf(AutoState &S, Prepared &P, const LaunchRequest &Req) {
-  auto It = S.Fits.find(P.AutoName);
-  if (It != S.Fits.end())
-    return It->second;
+// Records, once per launch configuration, the workers per SM of P's
+// kernel's SM-centric variant at its original's occupancy, for co-run
+// trials; 0 where the variant cannot be confined (none, or one chunk per
+// worker).  AutoState::Mutex held.
+void fitOf(AutoState &S, Prepared &P, const LaunchRequest &Req) {
+  if (P.AutoFitKnown)
+    return;
+  P.AutoFitKnown = true;
   unsigned Fit = 0;
   KernelEntry &K = *P.Kernel;
   KernelFacts Facts = KernelFacts::fromInfo(K.Info);
@@ -301,7 +302,7 @@ unsigned fitOf(AutoState &S, Prepared &P, const LaunchRequest &Req) {
     if (occupancy(K, Req.Shape.Block, Req.Shape.SharedMem, *Api, Occ))
       Fit = unsigned(std::max(0, std::min(Occ.Original, Occ.Variant)));
   }
-  return S.Fits[P.AutoName] = Fit;
+  S.Fits.emplace(P.AutoName, Fit); // a kernel found not confinable stays 0
 }
 
 // The co-run trials of these kernels (one of them `Me`), made where they

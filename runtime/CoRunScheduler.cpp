@@ -23,6 +23,7 @@
 // and OnlineSearch measures the rest.
 //===----------------------------------------------------------------------===//
 #include "CoRunScheduler.h"
+#include "Text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -33,12 +34,6 @@ namespace smc {
 namespace {
 
 constexpr double Eps = 1e-9;
-
-std::string fixed3(double V) {
-  char Buffer[32];
-  std::snprintf(Buffer, sizeof(Buffer), "%.3f", V);
-  return Buffer;
-}
 
 // A kernel's curve: t(s) and r(s) of the model.
 struct Curve {

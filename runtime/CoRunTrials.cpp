@@ -3,20 +3,14 @@
 // See CoRunTrials.h.
 //===----------------------------------------------------------------------===//
 #include "CoRunTrials.h"
+#include "Text.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 namespace smc {
 namespace {
-
-std::string fixed3(double V) {
-  char Buffer[32];
-  std::snprintf(Buffer, sizeof(Buffer), "%.3f", V);
-  return Buffer;
-}
 
 std::vector<std::string> namesOf(const std::vector<CoRunKernel> &Kernels) {
   std::vector<std::string> Names;
@@ -25,18 +19,24 @@ std::vector<std::string> namesOf(const std::vector<CoRunKernel> &Kernels) {
   return Names;
 }
 
-// OnlineSearch's start: the model's split with workers 0 (the original's
-// occupancy) made explicit; empty (an even split) when the model shares.
+// Shares as OnlineSearch knows them: workers 0 (the original's occupancy)
+// as the kernel's most workers.
+OnlineSearch::Config explicitWorkers(OnlineSearch::Config Shares,
+                                     const std::vector<unsigned> &MostWorkers) {
+  for (size_t I = 0; I < Shares.size() && I < MostWorkers.size(); ++I)
+    if (Shares[I].WorkersPerSm == 0)
+      Shares[I].WorkersPerSm = MostWorkers[I];
+  return Shares;
+}
+
+// OnlineSearch's start: the model's split; empty (an even split) when the
+// model shares.
 OnlineSearch::Config searchStart(const CoRunDecision &Model,
                                  const std::vector<unsigned> &MaxWorkersPerSm) {
   if (Model.Kind != CoRunKind::Partition ||
       Model.Shares.size() != MaxWorkersPerSm.size())
     return {};
-  OnlineSearch::Config Start = Model.Shares;
-  for (size_t I = 0; I < Start.size(); ++I)
-    if (Start[I].WorkersPerSm == 0)
-      Start[I].WorkersPerSm = MaxWorkersPerSm[I];
-  return Start;
+  return explicitWorkers(Model.Shares, MaxWorkersPerSm);
 }
 
 OnlineSearch::Space searchSpace(const CoRunTrials::Options &O,
@@ -89,8 +89,7 @@ CoRunTrials::CoRunTrials(const std::vector<CoRunKernel> &Kernels,
     Alone.push_back(T.value_or(0));
   }
   CoRunDecision First = Model;
-  First.Reason = "trial 1 of the co-run " + names() +
-                 ", the model's decision: " + Model.Reason;
+  First.Reason = nextTrialName() + ", the model's decision: " + Model.Reason;
   SharingPending = Model.Kind == CoRunKind::Partition;
   start(std::move(First));
 }
@@ -117,6 +116,11 @@ std::string CoRunTrials::names() const {
   for (const std::string &Name : Names)
     Text += (Text.empty() ? "" : " + ") + Name;
   return Text;
+}
+
+std::string CoRunTrials::nextTrialName() const {
+  return "trial " + std::to_string(Measured.size() + 1) + " of the co-run " +
+         names();
 }
 
 void CoRunTrials::start(CoRunDecision Next) {
@@ -155,13 +159,7 @@ bool CoRunTrials::record(unsigned Trial, size_t Index, double Seconds) {
   if (Current.Kind == CoRunKind::Shared) {
     SharedStp = Stp;
   } else {
-    // The model's split says 0 for the original's occupancy; the search
-    // knows it as that kernel's most workers.
-    OnlineSearch::Config AsSearched = Current.Shares;
-    for (size_t I = 0; I < AsSearched.size(); ++I)
-      if (AsSearched[I].WorkersPerSm == 0)
-        AsSearched[I].WorkersPerSm = MaxWorkers[I];
-    Search.report(AsSearched, Stp);
+    Search.report(explicitWorkers(Current.Shares, MaxWorkers), Stp);
   }
   advance();
   return true;
@@ -173,8 +171,7 @@ void CoRunTrials::advance() {
     if (SharingPending) {
       SharingPending = false;
       CoRunDecision Sharing;
-      Sharing.Reason = "trial " + std::to_string(Measured.size() + 1) +
-                       " of the co-run " + names() + ": sharing";
+      Sharing.Reason = nextTrialName() + ": sharing";
       start(std::move(Sharing));
       return;
     }
@@ -182,20 +179,15 @@ void CoRunTrials::advance() {
       EverywherePending = false;
       start(partitionOf(
           OnlineSearch::Config(Names.size(), KernelShare{0, Opt.NumSms, 0}),
-          "trial " + std::to_string(Measured.size() + 1) + " of the co-run " +
-              names() +
-              ": every kernel's SM-centric variant on every "
-              "SM"));
+          nextTrialName() + ": every kernel's SM-centric variant on every SM"));
       return;
     }
     if (!Search.converged())
       Next = Search.next();
   }
   if (Next) {
-    start(partitionOf(*Next,
-                      "trial " + std::to_string(Measured.size() + 1) +
-                          " of the co-run " + names() +
-                          ", hill climbing: " + sharesText(*Next, Opt.NumSms)));
+    start(partitionOf(*Next, nextTrialName() + ", hill climbing: " +
+                                 sharesText(*Next, Opt.NumSms)));
     return;
   }
   // Settle on the fastest measured partition if it beat sharing's measured

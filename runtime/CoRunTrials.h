@@ -90,6 +90,8 @@ public:
   std::string names() const;
 
 private:
+  // "trial N of the co-run a + b", N the trial about to start.
+  std::string nextTrialName() const;
   void start(CoRunDecision Next);
   void advance();
   CoRunDecision partitionOf(const OnlineSearch::Config &Shares,

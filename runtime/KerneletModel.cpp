@@ -12,6 +12,7 @@
 // makespan), and runs ahead on copies to check that a pair pays off.
 //===----------------------------------------------------------------------===//
 #include "KerneletModel.h"
+#include "Text.h"
 
 #include <algorithm>
 #include <cmath>
@@ -29,12 +30,6 @@ namespace {
 constexpr double Inf = std::numeric_limits<double>::infinity();
 constexpr double Tolerance = 1e-12; // of the power iteration, in L1
 constexpr unsigned MaxPowerIterations = 20000;
-
-std::string fixed3(double V) {
-  char Buffer[32];
-  std::snprintf(Buffer, sizeof(Buffer), "%.3f", V);
-  return Buffer;
-}
 
 double clampRatio(double R) { return R > 0 ? std::min(R, 1.0) : 0.0; }
 

@@ -335,6 +335,8 @@ struct Prepared {
   // none (AutoLaunch.cpp's lock).
   std::string AutoName;
   bool AutoTold = false;
+  // Its kernel's workers per SM are in AutoLaunch.cpp's table (fitOf).
+  bool AutoFitKnown = false;
   // Policy locality (Variant::Locality, LocalityLaunch.cpp): the placement
   // chosen for this configuration once its trials are in (null before),
   // and the trials (under LocalityLaunch.cpp's lock).

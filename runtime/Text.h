@@ -4,12 +4,14 @@
 // compiled into the plugin) and policy text (PolicyText.cpp) are read with:
 // the C locale's six space characters, independent of the process locale.
 // Also the splitting and number reading of policy text, which the co-run
-// benchmark's command line (bench/corun/CoRunPlan.cpp) shares.
+// benchmark's command line (bench/corun/CoRunPlan.cpp) shares, and the
+// number format of the schedulers' reasons.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_TEXT_H
 #define SMC_RUNTIME_TEXT_H
 
 #include <cstdint>
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +31,13 @@ inline std::string trim(std::string_view S) {
   while (E > B && isSpace(S[E - 1]))
     --E;
   return std::string(S.substr(B, E - B));
+}
+
+/// `V` with three decimals ("1.234"), as reasons and messages print ratios.
+inline std::string fixed3(double V) {
+  char Buffer[32];
+  std::snprintf(Buffer, sizeof(Buffer), "%.3f", V);
+  return Buffer;
 }
 
 /// `S` split at every `Sep`; empty pieces are kept.

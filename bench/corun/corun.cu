@@ -216,6 +216,9 @@ private:
   std::vector<double> runOnLanes(GroupRun &P, bool FirstHigh = false);
   std::vector<double> runShares(GroupRun &P,
                                 const std::vector<smc::KernelShare> &Shares);
+  // A co-run scheduler's decision: a partition on SM shares, or sharing
+  // (the originals on plain streams).
+  std::vector<double> runDecision(GroupRun &P, const smc::CoRunDecision &D);
   std::vector<double> runGreen(GroupRun &P, const GreenContexts::Split &S);
   std::vector<double> runMode(GroupRun &P, const std::string &Mode);
 
@@ -548,6 +551,14 @@ Harness::runShares(GroupRun &P, const std::vector<smc::KernelShare> &Shares) {
   return Ms;
 }
 
+std::vector<double> Harness::runDecision(GroupRun &P,
+                                         const smc::CoRunDecision &D) {
+  if (D.Kind == smc::CoRunKind::Partition)
+    return runShares(P, D.Shares);
+  usePolicy(P.Members, Variant::Original);
+  return runOnLanes(P);
+}
+
 std::vector<double> Harness::runGreen(GroupRun &P,
                                       const GreenContexts::Split &S) {
   if (S.Streams.size() != P.size())
@@ -581,10 +592,10 @@ std::vector<double> Harness::runMode(GroupRun &P, const std::string &Mode) {
       throw;
     }
   }
-  if (Mode == "smc-scheduler" && P.Decision.Kind == smc::CoRunKind::Partition)
-    return runShares(P, P.Decision.Shares);
-  if (Mode == "smc-trials" && P.Trials.Kind == smc::CoRunKind::Partition)
-    return runShares(P, P.Trials.Shares);
+  if (Mode == "smc-scheduler")
+    return runDecision(P, P.Decision);
+  if (Mode == "smc-trials")
+    return runDecision(P, P.Trials);
   if (Mode == "green") {
     std::string Error;
     const GreenContexts::Split *S = Green.split(P.GreenSms, Error);
@@ -603,8 +614,7 @@ std::vector<double> Harness::runMode(GroupRun &P, const std::string &Mode) {
   }
   if (Mode == "priority")
     return runOnLanes(P, /*FirstHigh=*/true);
-  // streams, and the scheduler's Shared decision
-  return runOnLanes(P);
+  return runOnLanes(P); // streams
 }
 
 CheckRecord Harness::check(SuiteWorkload &W) {
@@ -874,13 +884,7 @@ void Harness::settleTrials(GroupRun &P) {
     while (!Trials.settled() && CoRuns++ < MaxCoRuns) {
       unsigned Trial = Trials.trial();
       const smc::CoRunDecision &D = Trials.decision();
-      std::vector<double> Ms;
-      if (D.Kind == smc::CoRunKind::Partition) {
-        Ms = runShares(P, D.Shares);
-      } else {
-        usePolicy(P.Members, Variant::Original);
-        Ms = runOnLanes(P);
-      }
+      std::vector<double> Ms = runDecision(P, D);
       for (size_t I = 0; I < Ms.size(); ++I)
         Trials.record(Trial, I, Ms[I] / 1e3);
     }

@@ -241,6 +241,10 @@ __device__ __forceinline__ unsigned chunkOf(const SmcDescriptor *d,
                                                    : d->queue_chunks[handed];
 }
 
+// Every helper that takes the descriptor is inlined: a call that passes its
+// address would make the variant copy the by-value descriptor to local
+// memory and read every field from there.  LLVM inlined them by itself until
+// the trace records (-smc-trace) made claimOwn too large.
 __device__ __forceinline__ void resetCounters(const SmcDescriptor *d);
 
 // One-chunk mode: whoever hands out the last position of a queue counts
