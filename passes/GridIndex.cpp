@@ -176,7 +176,8 @@ static Value *divideByMagic(IRBuilderBase &B, Value *Desc, Value *N,
 
 std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
                                         Value *Chunk, Value *GridX,
-                                        Value *GridY, StringRef Name) {
+                                        Value *GridY, StringRef Name,
+                                        Value *FirstRowY, Value *FirstRowZ) {
   // plane = chunk / grid_x and z = plane / grid_y by the runtime's
   // multiply-high constants (add, mul.hi, shift: no run-time division); the
   // remainders x and y as chunk - plane * grid_x and plane - z * grid_y.
@@ -209,13 +210,16 @@ std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
 
   B.SetInsertPoint(Done);
   Value *Zero = B.getInt32(0);
+  FirstRowY = FirstRowY ? FirstRowY : Zero;
+  FirstRowZ = FirstRowZ ? FirstRowZ : Zero;
   auto Merge = [&](Value *FirstRow, Value *Divided, const char *Dim) {
     PHINode *Phi = B.CreatePHI(B.getInt32Ty(), 2, Name + Dim);
     Phi->addIncoming(FirstRow, From);
     Phi->addIncoming(Divided, Divide);
     return Phi;
   };
-  return {Merge(Chunk, X, ".x"), Merge(Zero, Y, ".y"), Merge(Zero, Z, ".z")};
+  return {Merge(Chunk, X, ".x"), Merge(FirstRowY, Y, ".y"),
+          Merge(FirstRowZ, Z, ".z")};
 }
 
 static void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {

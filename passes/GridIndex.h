@@ -83,11 +83,15 @@ void replaceGridReads(GridReads &Reads,
 /// fastest, as the hardware numbers CTAs), dividing by the grid with the
 /// multiply-high constants of descriptor \p Desc (no run-time division).
 /// Ends the builder's block with a branch and leaves the builder in a new
-/// block where the result is known, named \p Name.x, .y and .z.
+/// block where the result is known, named \p Name.x, .y and .z.  A chunk of
+/// the first row (Chunk < GridX) has blockIdx (Chunk, \p FirstRowY, \p
+/// FirstRowZ): 0 unless given (values available in the builder's block).
 std::array<llvm::Value *, 3>
 chunkCoordinates(llvm::IRBuilderBase &B, llvm::Value *Desc, llvm::Value *Chunk,
                  llvm::Value *GridX, llvm::Value *GridY,
-                 llvm::StringRef Name = "smc.blockIdx");
+                 llvm::StringRef Name = "smc.blockIdx",
+                 llvm::Value *FirstRowY = nullptr,
+                 llvm::Value *FirstRowZ = nullptr);
 
 /// The common start of every variant: K cloned with the descriptor
 /// parameter, grid readers inlined, the reads collected, and a new entry

@@ -4,16 +4,30 @@
 // Executions with Dynamic Slicing and Scheduling"): K__slice(args..., desc)
 // runs a range of the original chunks, and every blockIdx/gridDim read (also
 // in inlined callees) reads as in the full launch.  Returns stay returns.
-// Two launch shapes (the runtime's choice, runtime/QueuePlan.h):
+// The runtime launches a slice in one of two shapes (runtime/QueuePlan.h),
+// and the variant computes blockIdx the same way for both:
+//
+//   c = slice_offset + ctaid.x
+//   blockIdx = (c, ctaid.y + slice_first_y, ctaid.z + slice_first_z)  if c <
+//              grid_x (the first row: every slice of a 1-D grid, and whole
+//              rows, whose slice_offset is 0)
+//            = c decomposed with the original grid                   else
+//              (1-D slices of a 2-D/3-D grid, whose ctaid.y/z and
+//              slice_first_y/z are 0)
+//
 //   - a 1-D grid of `count` CTAs for the chunks [slice_offset, slice_offset +
-//     count): CTA b computes chunk slice_offset + b and, from the original
-//     grid in the descriptor, the blockIdx that chunk had (a division by
-//     multiply-high per thread for 2-D and 3-D grids);
-//   - whole rows of a 2-D or 3-D grid as a grid of that shape (gridDim.y or
-//     .z above 1): CTA (x, y, z) is blockIdx (x, y + slice_first_y, z +
-//     slice_first_z), two adds.  For hotspot's 2-D grid in one slice the
-//     1-D form executed 14% more warp instructions than the original
-//     (Nsight Compute, H100) and took 1.088x its time.
+//     count) (slice_first_y/z are 0): CTA b runs chunk slice_offset + b,
+//     decomposed with the original grid from the descriptor (multiply-high,
+//     no division, and only past the first row: chunkCoordinates);
+//   - whole rows of a 2-D or 3-D grid as a grid of that shape (slice_offset
+//     is 0): CTA (x, y, z) is blockIdx (x, y + slice_first_y, z +
+//     slice_first_z).  For hotspot's 2-D grid in one slice the 1-D form
+//     executed 14% more warp instructions than the original (Nsight
+//     Compute, H100) and took 1.088x its time.
+// No test of the launch's shape: a 1-D grid pays one add and the first-row
+// compare over its original.  With a shape test (nctaid.y + nctaid.z != 2)
+// in front, stencil's CTAs of about 1 us took 1.056x the original's time
+// in one slice (H100).
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes=smc-slice -S in.ll
 //===----------------------------------------------------------------------===//
@@ -42,52 +56,24 @@ static Expected<BuiltVariant> buildSliceVariant(Function &K) {
   auto Sreg = [&](Intrinsic::ID Id, const char *Name) {
     return B.CreateIntrinsic(B.getInt32Ty(), Id, {}, nullptr, Name);
   };
-  Value *SliceCTA =
-      Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, "smc.slice.cta");
-  // Launched with gridDim.y or .z above 1: whole rows, laid out as the
-  // original grid's (uniform: every thread of the launch takes one side).
-  Value *LaunchY = Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_y, "smc.slice.ny");
-  Value *LaunchZ = Sreg(Intrinsic::nvvm_read_ptx_sreg_nctaid_z, "smc.slice.nz");
-  // Both are at least 1: their sum is 2 only when both are 1.
-  Value *Shaped = B.CreateICmpNE(B.CreateAdd(LaunchY, LaunchZ, "smc.slice.nyz"),
-                                 B.getInt32(2), "smc.slice.shaped");
-  auto *Rows = BasicBlock::Create(Ctx, "smc.slice.rows", S.V, S.Body);
-  auto *Linear = BasicBlock::Create(Ctx, "smc.slice.linear", S.V, S.Body);
-  auto *Merge = BasicBlock::Create(Ctx, "smc.slice.blockIdx", S.V, S.Body);
-  B.CreateCondBr(Shaped, Rows, Linear);
-
-  positionAtEnd(B, Rows);
-  std::array<Value *, 3> Shifted = {
-      SliceCTA,
-      B.CreateAdd(
-          Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_y, "smc.rows.y"),
-          loadDescField(B, S.Desc, Desc_slice_first_y, "smc.slice.first.y"),
-          "smc.rows.by"),
-      B.CreateAdd(
-          Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_z, "smc.rows.z"),
-          loadDescField(B, S.Desc, Desc_slice_first_z, "smc.slice.first.z"),
-          "smc.rows.bz")};
-  BasicBlock *RowsEnd = B.GetInsertBlock();
-  B.CreateBr(Merge);
-
-  positionAtEnd(B, Linear);
+  // One formula for both launch shapes (see the file's header).  Past the
+  // first row only 1-D slices of 2-D/3-D grids decompose, and their ctaid.y
+  // and .z and slice_first_y/z are 0: the rows' adds are left out there.
   Value *Offset =
       loadDescField(B, S.Desc, Desc_slice_offset, "smc.slice.offset");
-  Value *ChunkId = B.CreateAdd(Offset, SliceCTA, "smc.chunk.id");
-  std::array<Value *, 3> Linearized = chunkCoordinates(
-      B, S.Desc, ChunkId, S.Grid[0], S.Grid[1], "smc.linear.blockIdx");
-  BasicBlock *LinearEnd = B.GetInsertBlock();
-  B.CreateBr(Merge);
-
-  positionAtEnd(B, Merge);
-  std::array<Value *, 3> BlockIdx;
-  const char *Names[3] = {"smc.blockIdx.x", "smc.blockIdx.y", "smc.blockIdx.z"};
-  for (unsigned D = 0; D < 3; ++D) {
-    PHINode *Phi = B.CreatePHI(B.getInt32Ty(), 2, Names[D]);
-    Phi->addIncoming(Shifted[D], RowsEnd);
-    Phi->addIncoming(Linearized[D], LinearEnd);
-    BlockIdx[D] = Phi;
-  }
+  Value *ChunkId = B.CreateAdd(
+      Offset, Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_x, "smc.slice.cta"),
+      "smc.chunk.id");
+  Value *RowY = B.CreateAdd(
+      Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_y, "smc.rows.y"),
+      loadDescField(B, S.Desc, Desc_slice_first_y, "smc.slice.first.y"),
+      "smc.rows.by");
+  Value *RowZ = B.CreateAdd(
+      Sreg(Intrinsic::nvvm_read_ptx_sreg_ctaid_z, "smc.rows.z"),
+      loadDescField(B, S.Desc, Desc_slice_first_z, "smc.slice.first.z"),
+      "smc.rows.bz");
+  std::array<Value *, 3> BlockIdx = chunkCoordinates(
+      B, S.Desc, ChunkId, S.Grid[0], S.Grid[1], "smc.blockIdx", RowY, RowZ);
   B.CreateBr(S.Body);
 
   replaceGridReads(S.Reads, BlockIdx, S.Grid);

@@ -341,6 +341,7 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
     } else {
       const Prepared &P = *Slices[R.Launch];
       SmcDescriptor Desc = P.Desc;
+      Desc.slice_first_y = Desc.slice_first_z = 0; // 1-D slices
       std::vector<void *> Params(L.Args.begin(), L.Args.end());
       Params.resize(P.NumParams);
       Params.push_back(&Desc);

@@ -291,9 +291,9 @@ SliceLaunch QueuePlan::sliceLaunch(uint32_t Index) const {
   if (Rows < 2)
     return L;
   if (FirstY + Rows <= Y) { // rows within one plane
-    L = SliceLaunch{X, Rows, 1, L.Offset, FirstY, FirstZ};
+    L = SliceLaunch{X, Rows, 1, 0, FirstY, FirstZ};
   } else if (FirstY == 0 && Rows % Y == 0) { // whole planes
-    L = SliceLaunch{X, Y, Rows / Y, L.Offset, 0, FirstZ};
+    L = SliceLaunch{X, Y, Rows / Y, 0, 0, FirstZ};
   }
   return L;
 }

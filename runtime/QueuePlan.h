@@ -52,17 +52,19 @@ constexpr uint32_t MaxGridX = 0x7fffffffu;
 constexpr uint32_t MaxQueuedChunks = 1u << 27;
 
 // The grid one slice of a __slice launch runs as, and the descriptor fields
-// it needs (abi.h).  A slice of whole rows of a 2-D or 3-D grid runs as a
-// grid of that shape, whose CTAs find their blockIdx with two adds: rows
-// within one z plane as (X, rows, 1) from row FirstY of plane FirstZ, or
-// whole planes as (X, Y, planes) from plane FirstZ; at least two rows, so
-// that gridDim.y or .z is above 1, which is how the variant tells it from a
-// 1-D slice.  Any other slice (and every slice of a 1-D grid, whose 1-D
-// form costs no division) runs as a 1-D grid of its chunks from Offset.
+// it needs (abi.h); the variant's CTA (x, y, z) runs blockIdx (Offset + x,
+// y + FirstY, z + FirstZ) while Offset + x is below the grid's width, else
+// Offset + x decomposed with the grid.  A slice of whole
+// rows of a 2-D or 3-D grid runs as a grid of that shape (Offset 0), whose
+// CTAs find their blockIdx with adds: rows within one z plane as (X, rows,
+// 1) from row FirstY of plane FirstZ, or whole planes as (X, Y, planes)
+// from plane FirstZ.  Any other slice (and every slice of a 1-D grid, whose
+// 1-D form costs no division) runs as a 1-D grid of its chunks from Offset
+// (FirstY and FirstZ 0).
 struct SliceLaunch {
   uint32_t X = 0, Y = 1, Z = 1;    // the launch's grid
-  uint32_t Offset = 0;             // slice_offset (1-D)
-  uint32_t FirstY = 0, FirstZ = 0; // slice_first_y / _z (rows)
+  uint32_t Offset = 0;             // slice_offset (1-D; rows: 0)
+  uint32_t FirstY = 0, FirstZ = 0; // slice_first_y / _z (rows; 1-D: 0)
 };
 
 struct QueuePlan {

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 11u
+#define SMC_ABI_VERSION 12u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
@@ -69,11 +69,16 @@ enum SmcMode : uint32_t {
 //  num_slots        size of the per-SM tables; a worker whose %smid is not
 //                   below num_slots behaves as one on an SM outside the set
 //  slice_offset     __slice launched as a 1-D grid: the first chunk of this
-//                   slice (CTA b runs chunk slice_offset + b)
-//  slice_first_y/z  __slice launched as a 2-D or 3-D grid (gridDim.y or .z
-//                   above 1): whole rows of the original grid, CTA (x, y, z)
-//                   running blockIdx (x, y + slice_first_y, z +
-//                   slice_first_z), no division (QueuePlan.h, sliceLaunch)
+//                   slice (CTA b runs chunk slice_offset + b); 0 for whole
+//                   rows
+//  slice_first_y/z  __slice launched as whole rows of a 2-D or 3-D grid:
+//                   CTA (x, y, z) runs blockIdx (x, y + slice_first_y, z +
+//                   slice_first_z), no division; 0 for a 1-D slice.  The
+//                   variant has no test of the launch's shape: with c =
+//                   slice_offset + ctaid.x, blockIdx is (c, ctaid.y +
+//                   slice_first_y, ctaid.z + slice_first_z) for c below
+//                   grid_x and c decomposed otherwise (QueuePlan.h,
+//                   sliceLaunch; SliceVariant.cpp)
 //  queue_stride     0: queue s holds the chunk ids listed in queue_chunks;
 //                   k > 0: its chunks are first, first + k, first + 2k, ...
 //                   (first = queue_chunks[queue_start[s]]), so a claim

@@ -4,8 +4,9 @@
 // all; the worker protocol's %nctaid.x read is its own worker count).  The
 // divisions by the grid are mul.hi.u32 with the descriptor's constants
 // (div_x_mul/add/shift at 40/44/48, div_y_* at 52/56/60): no div.u32 or
-// rem.u32 in any variant.  K__slice launched as whole rows (%nctaid.y or .z
-// above 1) takes blockIdx from %ctaid.x/y/z plus slice_first_y/z (76/80).
+// rem.u32 in any variant.  K__slice adds %ctaid.y/z plus slice_first_y/z
+// (76/80) to the decomposed chunk (whole rows have slice offset 0), and
+// reads no %nctaid: no test of the launch's shape.
 //
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc,slice -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.ptx 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX --implicit-check-not=div.u32 --implicit-check-not=rem.u32 < %t.ptx
@@ -54,8 +55,7 @@ __global__ void fill3d(int *out) {
 // PTX-NOT:   %nctaid.{{y|z}}
 
 // PTX-LABEL: .visible .entry _Z11transpose2dPKfPfii__slice(
-// PTX-DAG:   %nctaid.y
-// PTX-DAG:   %nctaid.z
+// PTX-NOT:   %nctaid
 // PTX-DAG:   %ctaid.y
 // PTX-DAG:   +76]
 // PTX-DAG:   +24]
@@ -66,12 +66,10 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   +44]
 // PTX-DAG:   +48]
 // PTX-DAG:   mul.hi.u32
-// PTX-NOT:   %nctaid.x
+// PTX-NOT:   %nctaid
 
 // PTX-LABEL: .visible .entry _Z6fill3dPi__slice(
-// PTX-NOT:   %nctaid.x
-// PTX-DAG:   %nctaid.y
-// PTX-DAG:   %nctaid.z
+// PTX-NOT:   %nctaid
 // PTX-DAG:   %ctaid.y
 // PTX-DAG:   %ctaid.z
 // PTX-DAG:   +76]
@@ -84,4 +82,4 @@ __global__ void fill3d(int *out) {
 // PTX-DAG:   +40]
 // PTX-DAG:   +52]
 // PTX-DAG:   mul.hi.u32
-// PTX-NOT:   %nctaid.x
+// PTX-NOT:   %nctaid

@@ -2,8 +2,8 @@
 // gets vecAdd unchanged plus vecAdd__smc and vecAdd__slice, each with the
 // original parameters, the descriptor (SmcDescriptor, by value) as last parameter and the
 // same .maxntid; vecAdd__smc reads no %ctaid (blockIdx comes from the chunk
-// id) and vecAdd__slice reads %ctaid.x once (its slice CTA) and %nctaid.y/z
-// (whether it was launched as whole rows of a 2-D/3-D grid); the info record
+// id) and vecAdd__slice reads %ctaid.x (its slice CTA) and no %nctaid (one
+// formula for every launch shape, no shape test); the info record
 // says: ABI 1, flags HAS_SMC|HAS_SLICE, 4 parameters.  ptxas assembles it.
 //
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc,slice -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.O2.ptx 2>&1 | FileCheck %s -DABI=%smc_abi_version --check-prefix=REMARK --implicit-check-not=Rpass-missed
@@ -52,10 +52,8 @@ __global__ void __launch_bounds__(256) vecAdd(const float *a, const float *b, fl
 // PTX-NEXT:  )
 // PTX-NEXT:  .maxntid 256
 // PTX-NOT:   %smid
-// PTX-NOT:   %nctaid.x
-// PTX-DAG:   %ctaid.x
-// PTX-DAG:   %nctaid.y
-// PTX-DAG:   %nctaid.z
-// PTX-NOT:   %nctaid.x
+// PTX-NOT:   %nctaid
+// PTX:       %ctaid.x
+// PTX-NOT:   %nctaid
 // PTX-NOT:   bar.sync
 // PTX:       ret;

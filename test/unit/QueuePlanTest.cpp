@@ -473,19 +473,22 @@ TEST(QueuePlan, SlicesCoverTheGridOnce) {
 }
 
 // The chunks a slice launch runs, as the variant computes them from its
-// launch grid (SliceVariant.cpp): whole rows laid out as the original grid
-// when gridDim.y or .z is above 1, else chunk slice_offset + ctaid.x.
+// launch grid (SliceVariant.cpp): with c = slice_offset + ctaid.x, blockIdx
+// (c, ctaid.y + slice_first_y, ctaid.z + slice_first_z) while c is in the
+// first row, else c decomposed with the original grid.
 std::vector<uint32_t> sliceChunks(const QueuePlan &Plan, uint32_t I) {
   SliceLaunch L = Plan.sliceLaunch(I);
   std::vector<uint32_t> Chunks;
-  bool Shaped = L.Y != 1 || L.Z != 1;
   uint32_t X = Plan.Grid.X, Y = Plan.Grid.Y;
   for (uint32_t Z = 0; Z < L.Z; ++Z)
     for (uint32_t Yi = 0; Yi < L.Y; ++Yi)
-      for (uint32_t Xi = 0; Xi < L.X; ++Xi)
-        Chunks.push_back(Shaped
-                             ? Xi + (Yi + L.FirstY) * X + (Z + L.FirstZ) * X * Y
-                             : L.Offset + Xi);
+      for (uint32_t Xi = 0; Xi < L.X; ++Xi) {
+        uint32_t C = L.Offset + Xi;
+        uint32_t Bx = C, By = Yi + L.FirstY, Bz = Z + L.FirstZ;
+        if (C >= X)
+          Bx = C % X, By = C / X % Y, Bz = C / X / Y;
+        Chunks.push_back(Bx + By * X + Bz * X * Y);
+      }
   return Chunks;
 }
 
@@ -542,6 +545,12 @@ TEST(QueuePlan, SliceLaunchesRunEveryChunkOnce) {
         SliceLaunch L = Plan.sliceLaunch(I);
         EXPECT_LE(L.Y, G.Y);
         EXPECT_LE(L.Z, G.Z);
+        // The variant adds both: whole rows have no offset, a 1-D slice no
+        // first row or plane.
+        if (L.Y != 1 || L.Z != 1)
+          EXPECT_EQ(L.Offset, 0u);
+        else
+          EXPECT_EQ(L.FirstY + L.FirstZ, 0u);
         for (uint32_t C : sliceChunks(Plan, I)) {
           ASSERT_LT(C, N);
           ++Covered[C];

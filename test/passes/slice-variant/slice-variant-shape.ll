@@ -1,10 +1,10 @@
-; Shape of the slice variant (index rectification): launched 1-D (nctaid.y
-; and .z both 1), K__slice runs chunk slice_offset + ctaid.x of the original
-; grid, decomposed into blockIdx with the original grid and its division
-; constants from the descriptor (no udiv or urem: mul.hi, see
-; smc-variant-grid-dims.ll); launched as whole rows of a 2-D/3-D grid, its
-; blockIdx is ctaid plus slice_first_y/z; gridDim reads come from the
-; descriptor; returns stay returns (one chunk per CTA, no loop); K is
+; Shape of the slice variant (index rectification): K__slice's blockIdx is
+; chunk slice_offset + ctaid.x of the original grid, decomposed with the
+; original grid and its division constants from the descriptor (no udiv or
+; urem: mul.hi, see smc-variant-grid-dims.ll, and only past the first row),
+; with ctaid.y + slice_first_y and ctaid.z + slice_first_z in the first row:
+; one path for 1-D slices and for whole rows of a 2-D/3-D grid; gridDim reads
+; come from the descriptor; returns stay returns (one chunk per CTA, no loop); K is
 ; unchanged; the outcome is recorded in K__smc_info (there is no K__slice_info).
 ;
 ; RUN: %opt %load_smc -passes=smc-slice -S %s -o %t.ll
@@ -30,13 +30,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-DAG:    %smc.gridDim.x = load i32, ptr %smc.gridDim.x.addr
 ; CHECK-DAG:    %smc.gridDim.y.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 1
 ; CHECK-DAG:    %smc.gridDim.y = load i32, ptr %smc.gridDim.y.addr
-; CHECK-DAG:    %smc.slice.cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; CHECK-DAG:    %smc.slice.ny = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.y()
-; CHECK-DAG:    %smc.slice.nz = call i32 @llvm.nvvm.read.ptx.sreg.nctaid.z()
-; CHECK:        %smc.slice.nyz = add i32 %smc.slice.ny, %smc.slice.nz
-; CHECK-NEXT:   %smc.slice.shaped = icmp ne i32 %smc.slice.nyz, 2
-; CHECK-NEXT:   br i1 %smc.slice.shaped, label %smc.slice.rows, label %smc.slice.linear
-; CHECK:      smc.slice.rows:
+; CHECK:        %smc.slice.offset.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 6
+; CHECK-NEXT:   %smc.slice.offset = load i32, ptr %smc.slice.offset.addr
+; CHECK-NEXT:   %smc.slice.cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
+; CHECK-NEXT:   %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
 ; CHECK-NEXT:   %smc.rows.y = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.y()
 ; CHECK-NEXT:   %smc.slice.first.y.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 19
 ; CHECK-NEXT:   %smc.slice.first.y = load i32, ptr %smc.slice.first.y.addr
@@ -45,27 +42,22 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:   %smc.slice.first.z.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 20
 ; CHECK-NEXT:   %smc.slice.first.z = load i32, ptr %smc.slice.first.z.addr
 ; CHECK-NEXT:   %smc.rows.bz = add i32 %smc.rows.z, %smc.slice.first.z
-; CHECK-NEXT:   br label %smc.slice.blockIdx
-; CHECK:      smc.slice.linear:
-; CHECK-NEXT:   %smc.slice.offset.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 6
-; CHECK-NEXT:   %smc.slice.offset = load i32, ptr %smc.slice.offset.addr
-; CHECK-NEXT:   %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
-; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
+; CHECK-NEXT:   %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
+; CHECK-NEXT:   br i1 %smc.first.row, label %smc.coords, label %smc.coords.divide
 ; CHECK:      smc.coords.divide:
 ; CHECK:        %smc.plane.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.plane.n, i32 %smc.div.x.mul)
 ; CHECK:        %smc.x = sub nuw i32 %smc.chunk.id, %smc.plane.start
 ; CHECK:        %smc.z.hi = call i32 @llvm.nvvm.mulhi.ui(i32 %smc.z.n, i32 %smc.div.y.mul)
 ; CHECK:        %smc.y = sub nuw i32 %smc.plane, %smc.z.start
 ; CHECK-NEXT:   br label %smc.coords
+; No test of the launch's shape: in the first row (every chunk of whole
+; rows, whose slice_offset is 0, and of a 1-D grid) blockIdx is the chunk id
+; and ctaid.y/z plus slice_first_y/z; past it (1-D slices of 2-D/3-D grids,
+; whose ctaid.y/z and slice_first_y/z are 0) the decomposition.
 ; CHECK:      smc.coords:
-; CHECK-NEXT:   %smc.linear.blockIdx.x = phi i32 [ %smc.chunk.id, %smc.slice.linear ], [ %smc.x, %smc.coords.divide ]
-; CHECK-NEXT:   %smc.linear.blockIdx.y = phi i32 [ 0, %smc.slice.linear ], [ %smc.y, %smc.coords.divide ]
-; CHECK-NEXT:   %smc.linear.blockIdx.z = phi i32 [ 0, %smc.slice.linear ], [ %smc.z, %smc.coords.divide ]
-; CHECK-NEXT:   br label %smc.slice.blockIdx
-; CHECK:      smc.slice.blockIdx:
-; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.slice.cta, %smc.slice.rows ], [ %smc.linear.blockIdx.x, %smc.coords ]
-; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ %smc.rows.by, %smc.slice.rows ], [ %smc.linear.blockIdx.y, %smc.coords ]
-; CHECK-NEXT:   %smc.blockIdx.z = phi i32 [ %smc.rows.bz, %smc.slice.rows ], [ %smc.linear.blockIdx.z, %smc.coords ]
+; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %[[PROLOGUE:.+]] ], [ %smc.x, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ %smc.rows.by, %[[PROLOGUE]] ], [ %smc.y, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.z = phi i32 [ %smc.rows.bz, %[[PROLOGUE]] ], [ %smc.z, %smc.coords.divide ]
 ; CHECK-NEXT:   br label %entry
 ; CHECK-NOT:    sreg.ctaid
 ; CHECK-NOT:    sreg.nctaid

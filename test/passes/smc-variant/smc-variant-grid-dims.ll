@@ -100,11 +100,14 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:  %total = mul i32 %gxy, %smc.gridDim.z
 ; CHECK-LABEL: smc.exit:
 
-; The slice variant launched 1-D decomposes chunk = slice_offset + ctaid.x
-; the same way; launched as whole rows (nctaid.y + nctaid.z above 2) it adds
-; slice_first_y/z (fields 19 and 20) to ctaid.y/z.
+; The slice variant decomposes chunk = slice_offset + ctaid.x the same way
+; past the first row; in it, blockIdx.y/z are ctaid.y/z plus
+; slice_first_y/z (fields 19 and 20): whole rows have slice_offset 0, 1-D
+; slices slice_first_y/z 0.
 ; CHECK-LABEL: define ptx_kernel void @k3d__slice(ptr %out, ptr noundef readonly byval(%SmcDescriptor) align 8 %smc.desc)
 ; CHECK:       %smc.chunk.id = add i32 %smc.slice.offset, %smc.slice.cta
+; CHECK:       %smc.slice.first.y.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 19
+; CHECK:       %smc.slice.first.z.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 20
 ; CHECK:        %smc.first.row = icmp ult i32 %smc.chunk.id, %smc.gridDim.x
 ; CHECK:      smc.coords.divide:
 ; CHECK-NEXT:   %smc.div.x.add.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 11
@@ -131,13 +134,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-NEXT:   %smc.y = sub nuw i32 %smc.plane, %smc.z.start
 ; CHECK-NEXT:   br label %smc.coords
 ; CHECK:      smc.coords:
-; CHECK-NEXT:   %smc.linear.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
-; CHECK-NEXT:   %smc.linear.blockIdx.y = phi i32 [ 0, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
-; CHECK-NEXT:   %smc.linear.blockIdx.z = phi i32 [ 0, %{{.*}} ], [ %smc.z, %smc.coords.divide ]
-; CHECK:      smc.slice.blockIdx:
-; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.slice.cta, %smc.slice.rows ], [ %smc.linear.blockIdx.x, %smc.coords ]
-; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ %smc.rows.by, %smc.slice.rows ], [ %smc.linear.blockIdx.y, %smc.coords ]
-; CHECK-NEXT:   %smc.blockIdx.z = phi i32 [ %smc.rows.bz, %smc.slice.rows ], [ %smc.linear.blockIdx.z, %smc.coords ]
+; CHECK-NEXT:   %smc.blockIdx.x = phi i32 [ %smc.chunk.id, %{{.*}} ], [ %smc.x, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.y = phi i32 [ %smc.rows.by, %{{.*}} ], [ %smc.y, %smc.coords.divide ]
+; CHECK-NEXT:   %smc.blockIdx.z = phi i32 [ %smc.rows.bz, %{{.*}} ], [ %smc.z, %smc.coords.divide ]
 ; CHECK:       %zy = mul i32 %smc.blockIdx.z, %smc.gridDim.y
 ; CHECK:       %total = mul i32 %gxy, %smc.gridDim.z
 

@@ -31,7 +31,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; CHECK-LABEL: define ptx_kernel void @K__slice(
 ; CHECK-NOT:     call i32 @blockBase
 ; CHECK:         %smc.slice.cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
-; CHECK:       smc.slice.blockIdx:
+; CHECK:       smc.coords:
 ; CHECK-NOT:     sreg.ctaid
 ; CHECK:         mul i32 %smc.blockIdx.x, %ntid
 ; CHECK:         %v = call i32 @square(i32 %tx)
