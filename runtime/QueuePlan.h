@@ -54,13 +54,13 @@ constexpr uint32_t MaxQueuedChunks = 1u << 27;
 // The grid one slice of a __slice launch runs as, and the descriptor fields
 // it needs (abi.h); the variant's CTA (x, y, z) runs blockIdx (Offset + x,
 // y + FirstY, z + FirstZ) while Offset + x is below the grid's width, else
-// Offset + x decomposed with the grid.  A slice of whole
-// rows of a 2-D or 3-D grid runs as a grid of that shape (Offset 0), whose
-// CTAs find their blockIdx with adds: rows within one z plane as (X, rows,
-// 1) from row FirstY of plane FirstZ, or whole planes as (X, Y, planes)
-// from plane FirstZ.  Any other slice (and every slice of a 1-D grid, whose
-// 1-D form costs no division) runs as a 1-D grid of its chunks from Offset
-// (FirstY and FirstZ 0).
+// Offset + x decomposed with the grid.  A slice of two or more whole rows of
+// a 2-D or 3-D grid runs as a grid of that shape (Offset 0), whose CTAs find
+// their blockIdx with adds: rows within one z plane as (X, rows, 1) from
+// row FirstY of plane FirstZ, or whole planes as (X, Y, planes) from plane
+// FirstZ.  Any other slice (and every slice of a 1-D grid, which never
+// decomposes) runs as a 1-D grid of its chunks from Offset (FirstY and
+// FirstZ 0).
 struct SliceLaunch {
   uint32_t X = 0, Y = 1, Z = 1;    // the launch's grid
   uint32_t Offset = 0;             // slice_offset (1-D; rows: 0)
