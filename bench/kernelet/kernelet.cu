@@ -15,7 +15,9 @@
 //   auto      with --profile: no batch, every launch of policy auto (the
 //             co-run scheduler's SM partitions, from the profiles' scaling
 //             curves: record them with scripts/smc-profile -n 2 --
-//             smc_kernelet_bench --profile-run)
+//             smc_kernelet_bench --profile-run), after --auto-runs runs of
+//             the mix (default 64) in which co-runs that recur are measured
+//             until they settle: SMC without the batch API
 //   oracle    the best measured plan of a grid: every way to put the four
 //             streams on the batch's two lanes (which two go on lane 0,
 //             whose CTAs are placed first, which follows which on a lane)
@@ -47,7 +49,7 @@
 //
 // USAGE: smc_kernelet_bench [--profile FILE] [--rounds N] [--json FILE]
 //                           [--mixes N] [--first-mix K] [--search-runs N]
-//                           [--no-oracle] [--combined]
+//                           [--no-oracle] [--combined] [--auto-runs N]
 //                           [--oracle-splits 2|3|5|6]
 //                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
@@ -107,6 +109,7 @@ struct Options {
   std::string Profile, Json;
   unsigned Rounds = 5;
   unsigned SearchRuns = 210;
+  unsigned AutoRuns = 64;
   unsigned OracleSplits = 3;
   unsigned Mixes = NumMixes;
   unsigned FirstMix = 0;
@@ -139,6 +142,8 @@ Options parse(int Argc, char **Argv) {
       O.OracleSplits = unsigned(std::stoul(Value()));
     else if (A == "--search-runs")
       O.SearchRuns = unsigned(std::stoul(Value()));
+    else if (A == "--auto-runs")
+      O.AutoRuns = unsigned(std::stoul(Value()));
     else if (A == "--no-oracle")
       O.Oracle = false;
     else if (A == "--combined")
@@ -405,6 +410,23 @@ int run(const Options &O) {
     }
     MixJson["search_trials_ms"] = SearchTrials;
     MixJson["search_layout"] = SearchLayout;
+    // Policy auto: each launch of the four streams decides between sharing
+    // and an SM partition from the profiles' scaling curves, and a co-run
+    // that recurs is measured until it settles (CoRunTrials.h): --auto-runs
+    // runs of the mix before the rounds.
+    auto AutoRun = [&]() {
+      smc::setPolicy("*", smc::Policy::automatic());
+      for (unsigned I = 0; I < NumStreams; ++I)
+        Mix[I]->run(B.Streams[I]);
+    };
+    if (!O.Profile.empty()) {
+      json AutoTrials = json::array();
+      for (unsigned Run = 0; Run < O.AutoRuns; ++Run) {
+        AutoTrials.push_back(B.measure(AutoRun));
+        smc::clearPolicies();
+      }
+      MixJson["auto_trials_ms"] = AutoTrials;
+    }
 
     std::map<std::string, std::vector<double>> Times;
     std::vector<std::string> Modes = {"fifo", "streams", "kernelet", "search"};
@@ -426,14 +448,9 @@ int run(const Options &O) {
             Kernelet();
           else if (Mode == "search")
             Search();
-          else if (Mode == "auto") {
-            // The co-run scheduler: each launch of the four streams
-            // decides between sharing and an SM partition from the
-            // profiles' scaling curves.
-            smc::setPolicy("*", smc::Policy::automatic());
-            for (unsigned I = 0; I < NumStreams; ++I)
-              Mix[I]->run(B.Streams[I]);
-          } else {
+          else if (Mode == "auto")
+            AutoRun();
+          else {
             // The oracle, or a best plan of the combined grid.
             smc::Batch Batch;
             Record(Batch);
