@@ -318,10 +318,7 @@ OnlineSearch::OnlineSearch(std::vector<std::string> Names, Space Sp,
 
 std::string OnlineSearch::keyOf(std::vector<std::string> Names) {
   std::sort(Names.begin(), Names.end());
-  std::string Key;
-  for (const std::string &Name : Names)
-    Key += (Key.empty() ? "" : ";") + Name;
-  return Key;
+  return join(Names, ";");
 }
 
 bool OnlineSearch::inRange(const Point &P) const {

@@ -111,12 +111,7 @@ bool CoRunTrials::applies(const std::vector<CoRunKernel> &Kernels,
   return true;
 }
 
-std::string CoRunTrials::names() const {
-  std::string Text;
-  for (const std::string &Name : Names)
-    Text += (Text.empty() ? "" : " + ") + Name;
-  return Text;
-}
+std::string CoRunTrials::names() const { return join(Names, " + "); }
 
 std::string CoRunTrials::nextTrialName() const {
   return "trial " + std::to_string(Measured.size() + 1) + " of the co-run " +

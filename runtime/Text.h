@@ -4,8 +4,8 @@
 // compiled into the plugin) and policy text (PolicyText.cpp) are read with:
 // the C locale's six space characters, independent of the process locale.
 // Also the splitting and number reading of policy text, which the co-run
-// benchmark's command line (bench/corun/CoRunPlan.cpp) shares, and the
-// number format of the schedulers' reasons.
+// benchmark's command line (bench/corun/CoRunPlan.cpp) shares, the joining
+// of names into one, and the number format of the schedulers' reasons.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_TEXT_H
 #define SMC_RUNTIME_TEXT_H
@@ -38,6 +38,15 @@ inline std::string fixed3(double V) {
   char Buffer[32];
   std::snprintf(Buffer, sizeof(Buffer), "%.3f", V);
   return Buffer;
+}
+
+/// `Parts` with `Sep` between each two ("a + b + c").
+inline std::string join(const std::vector<std::string> &Parts,
+                        std::string_view Sep) {
+  std::string Text;
+  for (size_t I = 0; I < Parts.size(); ++I)
+    Text += (I ? std::string(Sep) : std::string()) + Parts[I];
+  return Text;
 }
 
 /// `S` split at every `Sep`; empty pieces are kept.

@@ -73,12 +73,7 @@ const ClassifiedWorkload *findClassified(const std::string &Name) {
   return nullptr;
 }
 
-std::string WorkloadGroup::name() const {
-  std::string Name;
-  for (const std::string &W : Names)
-    Name += (Name.empty() ? "" : "+") + W;
-  return Name;
-}
+std::string WorkloadGroup::name() const { return join(Names, "+"); }
 
 std::string groupNoun(size_t Size) {
   if (Size == 2)
