@@ -111,10 +111,8 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
     else if (auto *Call = dyn_cast<CallInst>(&I);
              Call && Drained && isDrainableBarrier(*Call))
       Barriers.push_back(Call);
-  if (Drained) {
-    funnelBarriers(*V, *S.Entry, *S.Body, Barriers, Returns);
-    S.Reads = collectGridReads(*V); // the funnel may compute some again
-  }
+  if (Drained)
+    funnelBarriers(*V, *S.Entry, Barriers, Returns);
   bool Independent = !chunkThreadsCooperate(*V, *S.Entry);
 
   LLVMContext &Ctx = V->getContext();

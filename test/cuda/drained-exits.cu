@@ -1,30 +1,42 @@
 // -mllvm -smc-drained-exits on CUDA source: the common early return before
 // __syncthreads() (a 1-D stencil) and hotspot's shape (per-thread returns at
 // the grid's edges, a loop of barrier pairs left by a break) get persistent
-// workers with drained exits at -O0, -O2 and -O3; each variant has exactly
-// one barrier instruction of its body (the funnel's barrier.red.popc, not
-// .aligned), the worker's own hand-off barriers aside, and ptxas assembles it.
+// workers with drained exits at -O0, -O2 and -O3.  The variants' barriers
+// are calls of the funnel, which holds the module's one barrier.red.popc
+// (not .aligned); the kernels hold none, the worker's own hand-off barriers
+// aside.  ptxas assembles it and keeps the funnel a subroutine of each
+// kernel that calls it (one barrier instruction that every lane of a warp
+// waits at, wherever it comes from): the cubin's symbols show it.
 //
 // RUN: %clang_smc -O0 --cuda-device-only -S -mllvm -smc-transforms=smc -mllvm -smc-drained-exits -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.O0.ptx 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s --check-prefix=PTX < %t.O0.ptx
 // RUN: %ptxas %t.O0.ptx -o %t.O0.cubin
+// RUN: llvm-readelf -s %t.O0.cubin | FileCheck %s --check-prefix=CUBIN
 // RUN: %clang_smc -O2 --cuda-device-only -S -mllvm -smc-transforms=smc -mllvm -smc-drained-exits -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.O2.ptx 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s --check-prefix=PTX < %t.O2.ptx
 // RUN: %ptxas %t.O2.ptx -o %t.O2.cubin
+// RUN: llvm-readelf -s %t.O2.cubin | FileCheck %s --check-prefix=CUBIN
 // RUN: %clang_smc -O3 --cuda-device-only -S -mllvm -smc-transforms=smc -mllvm -smc-drained-exits -Rpass=smc -Rpass-missed=smc -fno-caret-diagnostics %s -o %t.O3.ptx 2>&1 | FileCheck %s --check-prefix=REMARK --implicit-check-not=Rpass-missed
 // RUN: FileCheck %s --check-prefix=PTX < %t.O3.ptx
 // RUN: %ptxas %t.O3.ptx -o %t.O3.cubin
+// RUN: llvm-readelf -s %t.O3.cubin | FileCheck %s --check-prefix=CUBIN
 
 #define BLOCK 256
 
+// PTX-NOT: barrier.red
 // PTX-LABEL: .visible .entry _Z7stencilPKfPfi__smc(
 // PTX-NOT: barrier.red
+// PTX: call.uni (retval0), __smc_funnel_barrier,
+// PTX-NOT: barrier.red
+// PTX-LABEL: .weak .func  (.param .b32 func_retval0) __smc_funnel_barrier(
 // PTX: barrier.red.popc.u32 {{%r[0-9]+}}, 0, {{%p[0-9]+}};
 // PTX-NOT: barrier.red
 // PTX-LABEL: .visible .entry _Z7pyramidPKfPfiii__smc(
+// PTX: call.uni (retval0), __smc_funnel_barrier,
 // PTX-NOT: barrier.red
-// PTX: barrier.red.popc.u32 {{%r[0-9]+}}, 0, {{%p[0-9]+}};
-// PTX-NOT: barrier.red
+
+// CUBIN-DAG: FUNC {{.*}} $_Z7stencilPKfPfi__smc$__smc_funnel_barrier
+// CUBIN-DAG: FUNC {{.*}} $_Z7pyramidPKfPfiii__smc$__smc_funnel_barrier
 
 // REMARK-DAG: drained-exits.cu:[[@LINE+1]]:1: remark: kernel 'stencil': built _Z7stencilPKfPfi__smc (persistent workers, drained exits: threads may end a chunk before a barrier other threads of the CTA still reach at {{.*}}drained-exits.cu:[[@LINE+4]]; 1 blockIdx/gridDim reads replaced) [-Rpass=smc]
 __global__ void stencil(const float *in, float *out, int n) {

@@ -1,18 +1,22 @@
 ; -smc-drained-exits: a kernel whose threads may return before a barrier
 ; other threads of the CTA still reach keeps persistent workers (loop mode,
-; no SMC_INFO_ONE_CHUNK bit), and every barrier of its body goes through one
-; barrier instruction, the funnel (passes/DrainedExits.cpp): a
-; barrier.red.popc that threads of the body enter with 1 and threads that
-; have ended the chunk with 0, dispatching each back to where it was; a
-; thread that can reach no barrier any more drains there until the count is
-; 0.  Barriers the funnel cannot take (in a callee, __syncthreads_count)
-; leave the kernel in one-chunk mode, saying why.  Without the option every
-; such kernel runs one chunk per worker, as before.
+; no SMC_INFO_ONE_CHUNK bit), and every barrier of its body becomes a call
+; of the funnel (passes/DrainedExits.cpp), the function that holds the
+; body's one barrier instruction: a barrier.red.popc that threads of the
+; body enter with 1 and threads that can reach no barrier any more with 0.
+; Those drain in a loop of funnel calls on their way out until the count is
+; 0; a barrier after which no barrier is reachable is the first instance of
+; its drain.  The body's control flow is otherwise unchanged: its loops stay
+; loops, its values stay in SSA form.  Barriers the funnel cannot take (in a
+; callee, __syncthreads_count) leave the kernel in one-chunk mode, saying
+; why.  Without the option every such kernel runs one chunk per worker, as
+; before.
 ;
 ; RUN: %opt %load_smc -smc-drained-exits -passes='print<smc-legality>' -disable-output %s | FileCheck %s --check-prefix=LEGAL
 ; RUN: %opt %load_smc -passes='print<smc-legality>' -disable-output %s | FileCheck %s --check-prefix=DEFAULT
 ; RUN: %opt %load_smc -smc-drained-exits -passes=smc -smc-transforms=smc -pass-remarks=smc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=IR < %t.ll
+; RUN: FileCheck %s --check-prefix=FUNNEL < %t.ll
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
@@ -39,29 +43,34 @@ target triple = "nvptx64-nvidia-cuda"
 @buf = internal addrspace(3) global [128 x i32] undef, align 4
 
 ; if (i >= n) return; tile[tx] = in[i]; __syncthreads(); out[i] = ...
-; The early return drains (resume 1), the barrier (resume 0) is the only one
-; left, and the code after it, from which no barrier is reachable, drains
-; first (resume 2) and then runs.
+; The early return drains; the barrier is the last one, so it becomes the
+; drain on its way out (arriving with 0, a chunk ends after one instance,
+; as the original's CTA); no barrier.red.popc in the kernel itself.
 ; IR-LABEL: define ptx_kernel void @stencil__smc(
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
 ; IR: br i1 %out.of.range, label %smc.drain, label %body
 ; IR: smc.drain:
-; IR-NEXT: br label %smc.funnel
-; IR: smc.drained:
-; IR-NEXT: br i1 %smc.all.ended, label %exit, label %smc.funnel
-; IR: smc.funnel:
-; IR: %smc.resume.0 = phi i32 [ 1, %smc.drain ], [ %smc.resume.0, %smc.drained ], [ %smc.resume.0, %smc.drained{{[0-9]+}} ], [ 2, %smc.drain{{[0-9]+}} ], [ 0, %body ]
-; IR-NEXT: %smc.in.body = icmp ult i32 %smc.resume.0, 1
-; IR-NEXT: %smc.in.body.count = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
+; IR-NEXT: %smc.in.body.count = call i32 @__smc_funnel_barrier(i1 false)
 ; IR-NEXT: %smc.all.ended = icmp eq i32 %smc.in.body.count, 0
-; IR-NEXT: %ps.again = getelementptr [256 x float], ptr addrspace(3) @tile, i32 0, i32 %tx
-; IR-NEXT: switch i32 %smc.resume.0, label %smc.funnel.none [
-; IR-NEXT: i32 1, label %smc.drained
-; IR-NEXT: i32 2, label %smc.drained{{[0-9]+}}
-; IR-NEXT: i32 0, label %smc.drain{{[0-9]+}}
-; IR-NEXT: ]
+; IR-NEXT: br i1 %smc.all.ended, label %exit, label %smc.drain
+; IR: body:
+; IR-NOT: call
+; IR: br label %smc.drain[[LAST:[0-9]+]]
+; IR: smc.drain[[LAST]]:
+; IR-NEXT: %smc.in.body.count{{[0-9]+}} = call i32 @__smc_funnel_barrier(i1 false)
+; IR-NEXT: %smc.all.ended{{[0-9]+}} = icmp eq i32 %smc.in.body.count{{[0-9]+}}, 0
+; IR-NEXT: br i1 %smc.all.ended{{[0-9]+}}, label %body.split{{[0-9]*}}, label %smc.drain[[LAST]]
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; IR: {{^}}smc.exit:
 ; IR-LABEL: define ptx_kernel void @pyramid__smc(
+
+; One funnel per module, kept out of line (the one barrier instruction that
+; every lane of a warp waits at, wherever it comes from).
+; FUNNEL-COUNT-1: define linkonce_odr i32 @__smc_funnel_barrier(i1 %in.body) #[[ATTRS:[0-9]+]] {
+; FUNNEL-NEXT: %in.body.count = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %in.body)
+; FUNNEL-NEXT: ret i32 %in.body.count
+; FUNNEL-NOT: define {{.*}}@__smc_funnel_barrier
+; FUNNEL: attributes #[[ATTRS]] = { convergent noinline nounwind }
 define ptx_kernel void @stencil(ptr %in, ptr %out, i32 %n) {
 entry:
   %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -91,13 +100,25 @@ body:
 }
 
 ; hotspot's shape: an early return, a first barrier, then a loop of two
-; barriers left by a break after the first of them.  Three barriers, one
-; barrier instruction; the loop's phi goes through the funnel.
-; IR: call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
+; barriers left by a break after the first of them.  The barriers before
+; which a barrier is reachable arrive with 1; the break drains.  The loop
+; stays a natural loop: its header's phi comes straight from its latch.
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
-; IR: switch i32 %smc.resume.0, label %smc.funnel.none [
-; IR-COUNT-5: i32 {{[0-9]+}}, label %{{smc|[a-z]+}}.
-; IR-NEXT: ]
+; IR: br i1 %idle, label %smc.drain, label %load
+; IR: load:
+; IR: call i32 @__smc_funnel_barrier(i1 true)
+; IR: loop:
+; IR-NEXT: %k = phi i32 [ 0, %load.split ], [ %k.next, %latch.split ]
+; IR-NEXT: %x = load i32
+; IR-NEXT: call i32 @__smc_funnel_barrier(i1 true)
+; IR: br i1 %last, label %smc.drain[[BREAK:[0-9]+]], label %latch
+; IR: latch:
+; IR: call i32 @__smc_funnel_barrier(i1 true)
+; IR: latch.split:
+; IR-NEXT: %k.next = add i32 %k, 1
+; IR-NEXT: br label %loop
+; IR: smc.drain[[BREAK]]:
+; IR-NEXT: call i32 @__smc_funnel_barrier(i1 false)
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
 ; IR-LABEL: define ptx_kernel void @calleeBarrier__smc(
 define ptx_kernel void @pyramid(ptr %out, i32 %n, i32 %steps) {

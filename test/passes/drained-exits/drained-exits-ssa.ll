@@ -1,33 +1,32 @@
-; -smc-drained-exits: values that only pass through the funnel and are cheap
-; pure functions of what is available there (threadIdx, blockIdx, kernel
-; arguments) are computed again after the funnel's barrier instead of being
-; carried in a phi (passes/DrainedExits.cpp, recomputeAtFunnel): a value in
-; a phi holds a register across every barrier instance, which ptxas could
-; otherwise recompute as it does in the original (hotspot's variant needed
-; 40 registers instead of 32).  Values read from memory, divisions, and
-; values with more than one definition stay in phis.
+; -smc-drained-exits keeps the body's values where they were: a barrier
+; becomes a call of the funnel (passes/DrainedExits.cpp) in place, so no
+; value is carried through a dispatch block, none is demoted to a stack
+; slot, loop headers keep their phis from their latches, and ptxas can
+; recompute addresses from threadIdx and step pointers in loops as it does
+; in the original.  (The first form of the funnel, one block that every
+; barrier branched to, carried every value live across a barrier in a phi:
+; hotspot's variant needed 40 registers instead of 21, and the loops it
+; headed lost loop strength reduction.)
 ;
 ; RUN: %opt %load_smc -smc-drained-exits -passes=smc -smc-transforms=smc -S %s | FileCheck %s
+; CHECK-NOT: reg2mem
+; CHECK-NOT: alloca i32
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 
-; The shared address %ps is computed again; %pn (a remainder) and %w (from a
-; load) stay in phis; %i dominates the funnel and needs neither.
+; The shared addresses %ps and %pn and the value %w cross the barrier as
+; they are; the barrier, the last one, is the drain on the way out.
 ; CHECK-LABEL: define ptx_kernel void @stencil__smc(
-; CHECK: %a = load float, ptr addrspace(3) %ps.again
-; CHECK-NEXT: %c = load float, ptr addrspace(3) %pn.reg2mem.0
-; CHECK: smc.funnel:
-; CHECK-NEXT: %pn.reg2mem.0 = phi ptr addrspace(3) [ undef, %smc.drain ]
-; CHECK-NEXT: %w.reg2mem.0 = phi float [ undef, %smc.drain ]
-; CHECK-NEXT: %smc.resume.0 = phi i32
-; CHECK-NOT: phi
-; CHECK: %smc.in.body.count = call i32 @llvm.nvvm.barrier.cta.red.popc.all(i32 0, i1 %smc.in.body)
-; CHECK-NEXT: %smc.all.ended = icmp eq i32 %smc.in.body.count, 0
-; CHECK-NEXT: %ps.again = getelementptr [256 x float], ptr addrspace(3) @tile, i32 0, i32 %tx
-; CHECK-NEXT: switch i32 %smc.resume.0
+; CHECK: %ps = getelementptr inbounds [256 x float], ptr addrspace(3) @tile, i32 0, i32 %tx
+; CHECK: %w = fmul float %v, 2.0
+; CHECK: call i32 @__smc_funnel_barrier(i1 false)
+; CHECK: %a = load float, ptr addrspace(3) %ps, align 4
+; CHECK-NEXT: %c = load float, ptr addrspace(3) %pn, align 4
+; CHECK-NEXT: %s = fadd float %a, %c
+; CHECK-NEXT: %s2 = fadd float %s, %w
 define ptx_kernel void @stencil(ptr %in, ptr %out, i32 %n) {
 entry:
   %bx = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
@@ -58,26 +57,22 @@ body:
   ret void
 }
 
-; st's shape: the first barrier is inside a loop, the loop-invariant address
-; %ps (hoisted before the loop) and the row %row then pass through the loop
-; header's phis and the funnel.  Both are computed again, after the funnel
-; and after the loop header's phis, so only the counter %k and the value
-; %x read from memory are carried.  %row's flags are dropped: on the paths
-; where the phi carried undef it must not become poison.
+; st's shape: the barrier inside a loop.  The loop stays a loop (its
+; header's phis come from its own latch), the loop-invariant address %ps
+; and the row %row stay where they were computed, before the loop.
 ; CHECK-LABEL: define ptx_kernel void @sweep__smc(
+; CHECK: pre:
+; CHECK-NEXT: %ps = getelementptr inbounds [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %tx
+; CHECK-NEXT: %row = mul nsw i32 %smc.blockIdx.x, %n
 ; CHECK: loop:
-; CHECK-NOT: phi ptr
-; CHECK: %k.reg2mem.0 = phi i32
-; CHECK-NEXT: %ps.again{{[0-9]+}} = getelementptr [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %tx
-; CHECK-NEXT: %row.again{{[0-9]+}} = mul i32 %smc.blockIdx.x, %n
-; CHECK-NEXT: store i32 %x.reg2mem.0, ptr addrspace(3) %ps.again
-; CHECK: smc.funnel:
-; CHECK-NOT: phi ptr
-; CHECK: call i32 @llvm.nvvm.barrier.cta.red.popc.all
-; CHECK-NEXT: %smc.all.ended
-; CHECK-DAG: %ps.again = getelementptr [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %tx
-; CHECK-DAG: %row.again = mul i32 %smc.blockIdx.x, %n
-; CHECK: switch
+; CHECK-NEXT: %k = phi i32 [ 0, %pre ], [ %k.next, %loop.split ]
+; CHECK-NEXT: %x = phi i32 [ 0, %pre ], [ %y, %loop.split ]
+; CHECK-NEXT: store i32 %x, ptr addrspace(3) %ps, align 4
+; CHECK-NEXT: call i32 @__smc_funnel_barrier(i1 true)
+; CHECK: loop.split:
+; CHECK-NEXT: %y0 = load i32, ptr addrspace(3) %ps, align 4
+; CHECK-NEXT: %y = add i32 %y0, %row
+; CHECK: br i1 %more, label %loop, label %smc.drain
 @buf = internal addrspace(3) global [128 x i32] undef, align 4
 define ptx_kernel void @sweep(ptr %out, i32 %n, i32 %steps) {
 entry:
@@ -107,11 +102,12 @@ exit:
   ret void
 }
 
-; %p has two definitions (one per branch): it stays in a phi.
+; %p has two definitions (one per branch): its phi stays as it was.
 ; CHECK-LABEL: define ptx_kernel void @twoWays__smc(
-; CHECK: smc.funnel:
-; CHECK: phi ptr addrspace(3)
-; CHECK: call i32 @llvm.nvvm.barrier.cta.red.popc.all
+; CHECK: join:
+; CHECK-NEXT: %p = phi ptr addrspace(3) [ %pl, %left ], [ %pr, %right ]
+; CHECK: call i32 @__smc_funnel_barrier(i1 false)
+; CHECK: %v = load i32, ptr addrspace(3) %p, align 4
 define ptx_kernel void @twoWays(ptr %out, i32 %n) {
 entry:
   %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -139,16 +135,18 @@ exit:
   ret void
 }
 
-; %first is computed in the loop's first iteration only, from the counter
-; %k, and carried to the later ones: computed again from the counter's
-; value of a later iteration it would be wrong, so it stays in phis (only
-; values the chunk computes once before its first barrier are used again).
+; %first is computed in the loop's first iteration only and carried to the
+; later ones by the loop's own phis, which stay as they were.  The loop's
+; way out after its last barrier drains: the edge from the latch to the
+; exit gets a drain block, and the phis of the exit would name it.
 ; CHECK-LABEL: define ptx_kernel void @firstRow__smc(
-; CHECK: smc.funnel:
-; CHECK: phi ptr addrspace(3)
-; CHECK: call i32 @llvm.nvvm.barrier.cta.red.popc.all
-; CHECK-NOT: .again =
-; CHECK: {{^}$}}
+; CHECK: loop:
+; CHECK-NEXT: %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+; CHECK-NEXT: %kept = phi ptr addrspace(3) [ undef, %entry ], [ %held, %latch ]
+; CHECK-NEXT: call i32 @__smc_funnel_barrier(i1 true)
+; CHECK: latch:
+; CHECK-NEXT: %held = phi ptr addrspace(3) [ %first, %set ], [ %kept, %loop.split ]
+; CHECK: br i1 %more, label %loop, label %smc.drain
 define ptx_kernel void @firstRow(ptr %out, i32 %n, i32 %steps) {
 entry:
   %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
@@ -170,6 +168,34 @@ latch:
   %more = icmp ult i32 %k.next, %steps
   br i1 %more, label %loop, label %exit
 exit:
+  ret void
+}
+
+; Two ways out into a block with a phi, one of them from two cases of a
+; switch: one drain block per pair of blocks, and the phi names the drains.
+; CHECK-LABEL: define ptx_kernel void @exitPhi__smc(
+; CHECK: switch i32 %tx, label %loop [
+; CHECK-NEXT: i32 1, label %smc.drain
+; CHECK-NEXT: i32 2, label %smc.drain
+; CHECK-NEXT: ]
+; CHECK: br i1 %more, label %loop, label %smc.drain[[LOOP:[0-9]+]]
+; CHECK: exit:
+; CHECK-NEXT: %r = phi i32 [ %tx, %smc.drain ], [ %k.next, %smc.drain[[LOOP]] ]
+define ptx_kernel void @exitPhi(ptr %out, i32 %steps) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  switch i32 %tx, label %loop [ i32 1, label %exit
+                                i32 2, label %exit ]
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %loop ]
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %k.next = add i32 %k, 1
+  %more = icmp ult i32 %k.next, %steps
+  br i1 %more, label %loop, label %exit
+exit:
+  %r = phi i32 [ %tx, %entry ], [ %tx, %entry ], [ %k.next, %loop ]
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %r, ptr %po, align 4
   ret void
 }
 
