@@ -13,6 +13,9 @@
 //   __smc_funnel_barrier(inBody) = barrier.red.popc 0, inBody
 //
 //   barrier k, a barrier is reachable after it:   __smc_funnel_barrier(1)
+//   barrier k, the block after it leaves the region on a condition c known
+//   before it (`if (i == last) break;`):  n = __smc_funnel_barrier(!c),
+//   and the way out starts its drain from n
 //   drain (a way out of the region, and a barrier after which no barrier
 //   is reachable):   do n = __smc_funnel_barrier(0) while (n != 0)
 //
@@ -25,9 +28,13 @@
 // drained threads leave together at the first instance that no thread of
 // the body reaches (an instance gives all threads the same count): when
 // every thread is past its last barrier.  A barrier after which no barrier
-// is reachable is itself the first instance of its drain, so a chunk that
-// ends as the original's CTAs do costs no barrier instance the original
-// does not have.  The worker's hand-off after the chunk waits for the rest.
+// is reachable is itself the first instance of its drain, and so is a
+// barrier after which the thread leaves on a condition known before it
+// (the condition, or a pure copy of it from values available there): a
+// thread that will leave arrives with 0, and the way out drains only while
+// that instance's count was not 0.  So a chunk that ends as the original's
+// CTAs do costs no barrier instance the original does not have.  The
+// worker's hand-off after the chunk waits for the rest.
 //
 // Why a function: ptxas lowers a barrier that a diverged warp reaches as a
 // warp-collective that waits for all lanes of the warp at that instruction
@@ -50,10 +57,13 @@
 //===----------------------------------------------------------------------===//
 #include "DrainedExits.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/Analysis/ValueTracking.h"
 #include "llvm/IR/CFG.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -89,14 +99,37 @@ static Function &funnelFunction(Module &M) {
   return *F;
 }
 
-static CallInst *callFunnel(IRBuilder<> &B, Function &Funnel, bool InBody,
+static CallInst *callFunnel(IRBuilder<> &B, Function &Funnel, Value *InBody,
                             const Twine &Name = "") {
-  CallInst *Call = B.CreateCall(&Funnel, {B.getInt1(InBody)}, Name);
+  CallInst *Call = B.CreateCall(&Funnel, {InBody}, Name);
   Call->addFnAttr(Attribute::Convergent);
   return Call;
 }
 
-void funnelBarriers(Function &V, BasicBlock &Entry,
+/// \p V as it is before \p Barrier: V where it is available there, else a
+/// copy of V where V is a pure instruction of the block after the barrier
+/// whose operands are available there; null otherwise.
+static Value *valueBefore(Value *V, CallInst &Barrier,
+                          const DominatorTree &DT) {
+  auto *I = dyn_cast<Instruction>(V);
+  if (!I || DT.dominates(I, &Barrier))
+    return V;
+  if (I->getParent() != Barrier.getParent()->getSingleSuccessor() ||
+      isa<PHINode>(I) || I->mayReadOrWriteMemory() ||
+      !isSafeToSpeculativelyExecute(I))
+    return nullptr;
+  for (Value *Op : I->operands())
+    if (auto *OpI = dyn_cast<Instruction>(Op);
+        OpI && !DT.dominates(OpI, &Barrier))
+      return nullptr;
+  Instruction *Copy = I->clone();
+  if (I->hasName())
+    Copy->setName(I->getName() + ".before");
+  Copy->insertBefore(Barrier.getIterator());
+  return Copy;
+}
+
+void funnelBarriers(Function &V, BasicBlock &Entry, BasicBlock &Body,
                     ArrayRef<CallInst *> Barriers,
                     ArrayRef<ReturnInst *> Returns) {
   LLVMContext &Ctx = V.getContext();
@@ -134,34 +167,69 @@ void funnelBarriers(Function &V, BasicBlock &Entry,
   }
 
   // Each barrier k: one instance with 1 where a barrier is reachable after
-  // it; after the last, the drain of its way out is its instance.
+  // it; after the last, the drain of its way out is its instance.  Where
+  // the block after it leaves the region on a condition known before it
+  // (a loop's `if (i == last) break;`), a thread that will leave arrives
+  // with 0: the instance is the first of its drain, whose count the drain
+  // then starts from.  The entry block gets its terminator from the caller;
+  // until then a branch to the body makes the function whole for the
+  // dominator tree.
+  BranchInst *ToBody = BranchInst::Create(&Body, &Entry);
+  DominatorTree DT(V);
+  DenseMap<std::pair<BasicBlock *, BasicBlock *>, Value *> DrainStarts;
   for (CallInst *Barrier : Barriers) {
     BasicBlock *Then = Barrier->getParent()->getSingleSuccessor();
     if (Region.contains(Then)) {
       IRBuilder<> B(Barrier);
-      callFunnel(B, Funnel, true);
+      Value *InBody = B.getTrue();
+      BasicBlock *Out = nullptr;
+      auto *Br = dyn_cast<BranchInst>(Then->getTerminator());
+      if (Br && Br->isConditional() &&
+          Region.contains(Br->getSuccessor(0)) !=
+              Region.contains(Br->getSuccessor(1))) {
+        if (Value *Cond = valueBefore(Br->getCondition(), *Barrier, DT)) {
+          bool LeavesOnTrue = !Region.contains(Br->getSuccessor(0));
+          Out = Br->getSuccessor(LeavesOnTrue ? 0 : 1);
+          InBody = LeavesOnTrue ? B.CreateNot(Cond, "smc.stays") : Cond;
+        }
+      }
+      CallInst *Count = callFunnel(B, Funnel, InBody);
+      if (Out)
+        DrainStarts[{Then, Out}] = Count;
     }
     Barrier->eraseFromParent();
   }
+  ToBody->eraseFromParent();
 
   // Each way out: a drain block on the edge, which arrives with 0 until an
-  // instance finds no thread in the body.
+  // instance finds no thread in the body; where the barrier before it was
+  // the drain's first instance, a check of that count first.
   IRBuilder<> B(Ctx);
   for (auto &Exit : Exits) {
     BasicBlock *From = Exit.first, *Out = Exit.second;
     auto *Drain = BasicBlock::Create(Ctx, "smc.drain", &V, Out);
     B.SetInsertPoint(Drain);
     B.SetCurrentDebugLocation(From->getTerminator()->getDebugLoc());
-    CallInst *Count = callFunnel(B, Funnel, false, "smc.in.body.count");
+    CallInst *Count = callFunnel(B, Funnel, B.getFalse(), "smc.in.body.count");
     B.CreateCondBr(B.CreateICmpEQ(Count, B.getInt32(0), "smc.all.ended"), Out,
                    Drain);
-    From->getTerminator()->replaceSuccessorWith(Out, Drain);
+    SmallVector<BasicBlock *, 2> Preds = {Drain};
+    BasicBlock *Start = Drain;
+    if (Value *Known = DrainStarts.lookup({From, Out})) {
+      Start = BasicBlock::Create(Ctx, "smc.drain.check", &V, Drain);
+      B.SetInsertPoint(Start);
+      B.CreateCondBr(B.CreateICmpEQ(Known, B.getInt32(0), "smc.all.ended"), Out,
+                     Drain);
+      Preds.push_back(Start);
+    }
+    From->getTerminator()->replaceSuccessorWith(Out, Start);
     for (PHINode &Phi : Out->phis()) {
       Value *In = Phi.getIncomingValueForBlock(From);
       Phi.removeIncomingValueIf(
           [&](unsigned I) { return Phi.getIncomingBlock(I) == From; },
           /*DeletePHIIfEmpty=*/false);
-      Phi.addIncoming(In, Drain);
+      for (BasicBlock *Pred : Preds)
+        Phi.addIncoming(In, Pred);
     }
   }
 }

@@ -24,11 +24,13 @@ namespace smc {
 /// function that holds the body's one barrier instruction, and holds the
 /// threads that can reach no barrier any more there until every thread of
 /// the CTA can: see DrainedExits.cpp.  \p Entry is the variant's entry
-/// block (not part of the body), \p Barriers the body's __syncthreads()
+/// block (not part of the body, no terminator yet), \p Body the block it
+/// will branch to, \p Barriers the body's __syncthreads()
 /// calls (Legality's isDrainableBarrier: the only barriers the body
 /// reaches), \p Returns its returns.  Afterwards the returns are still in
 /// \p Returns, each in a block of its own.
 void funnelBarriers(llvm::Function &V, llvm::BasicBlock &Entry,
+                    llvm::BasicBlock &Body,
                     llvm::ArrayRef<llvm::CallInst *> Barriers,
                     llvm::ArrayRef<llvm::ReturnInst *> Returns);
 

@@ -112,7 +112,7 @@ static Expected<BuiltVariant> buildSMCVariant(Function &K,
              Call && Drained && isDrainableBarrier(*Call))
       Barriers.push_back(Call);
   if (Drained)
-    funnelBarriers(*V, *S.Entry, Barriers, Returns);
+    funnelBarriers(*V, *S.Entry, *S.Body, Barriers, Returns);
   bool Independent = !chunkThreadsCooperate(*V, *S.Entry);
 
   LLVMContext &Ctx = V->getContext();

@@ -101,8 +101,11 @@ body:
 
 ; hotspot's shape: an early return, a first barrier, then a loop of two
 ; barriers left by a break after the first of them.  The barriers before
-; which a barrier is reachable arrive with 1; the break drains.  The loop
-; stays a natural loop: its header's phi comes straight from its latch.
+; which a barrier is reachable arrive with 1, but the one before the break:
+; its condition is known before it, so a thread that breaks arrives with 0,
+; and that instance is the first of the break's drain, which starts from
+; its count (no instance the original does not have).  The loop stays a
+; natural loop: its header's phi comes straight from its latch.
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all
 ; IR: br i1 %idle, label %smc.drain, label %load
 ; IR: load:
@@ -110,13 +113,18 @@ body:
 ; IR: loop:
 ; IR-NEXT: %k = phi i32 [ 0, %load.split ], [ %k.next, %latch.split ]
 ; IR-NEXT: %x = load i32
-; IR-NEXT: call i32 @__smc_funnel_barrier(i1 true)
-; IR: br i1 %last, label %smc.drain[[BREAK:[0-9]+]], label %latch
+; IR-NEXT: %last.before = icmp eq i32 %k, %steps
+; IR-NEXT: %smc.stays = xor i1 %last.before, true
+; IR-NEXT: %[[COUNT:[0-9]+]] = call i32 @__smc_funnel_barrier(i1 %smc.stays)
+; IR: br i1 %last, label %smc.drain.check, label %latch
 ; IR: latch:
 ; IR: call i32 @__smc_funnel_barrier(i1 true)
 ; IR: latch.split:
 ; IR-NEXT: %k.next = add i32 %k, 1
 ; IR-NEXT: br label %loop
+; IR: smc.drain.check:
+; IR-NEXT: %[[ENDED:smc.all.ended[0-9]*]] = icmp eq i32 %[[COUNT]], 0
+; IR-NEXT: br i1 %[[ENDED]], label %done, label %smc.drain[[BREAK:[0-9]+]]
 ; IR: smc.drain[[BREAK]]:
 ; IR-NEXT: call i32 @__smc_funnel_barrier(i1 false)
 ; IR-NOT: call i32 @llvm.nvvm.barrier.cta.red.popc.all

@@ -199,6 +199,73 @@ exit:
   ret void
 }
 
+; A break whose condition is known before the barrier (from the loop's
+; counter): the barrier is the first instance of the break's drain, which
+; starts from its count; the phi after the loop names both ways into it.
+; CHECK-LABEL: define ptx_kernel void @breakPhi__smc(
+; CHECK: loop:
+; CHECK: %last.before = icmp eq i32 %k, %steps
+; CHECK-NEXT: %smc.stays = xor i1 %last.before, true
+; CHECK-NEXT: call i32 @__smc_funnel_barrier(i1 %smc.stays)
+; CHECK: br i1 %last, label %smc.drain.check, label %latch
+; CHECK: done:
+; CHECK-NEXT: %r = phi i32 [ %k, %smc.drain{{[0-9]*}} ], [ %k, %smc.drain.check ]
+define ptx_kernel void @breakPhi(ptr %out, i32 %n, i32 %steps) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idle = icmp uge i32 %tx, %n
+  br i1 %idle, label %exit, label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %last = icmp eq i32 %k, %steps
+  br i1 %last, label %done, label %latch
+latch:
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %k.next = add i32 %k, 1
+  br label %loop
+done:
+  %r = phi i32 [ %k, %loop ]
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %r, ptr %po, align 4
+  br label %exit
+exit:
+  ret void
+}
+
+; A break on a value read after the barrier: not known before it, so the
+; barrier arrives with 1 and the break drains from a fresh instance.
+; CHECK-LABEL: define ptx_kernel void @loadedBreak__smc(
+; CHECK: loop:
+; CHECK-NEXT: %k = phi i32
+; CHECK-NEXT: call i32 @__smc_funnel_barrier(i1 true)
+; CHECK: br i1 %stop, label %smc.drain{{[0-9]*}}, label %latch
+; CHECK-NOT: smc.drain.check
+define ptx_kernel void @loadedBreak(ptr %out, i32 %n) {
+entry:
+  %tx = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()
+  %idle = icmp uge i32 %tx, %n
+  br i1 %idle, label %exit, label %loop
+loop:
+  %k = phi i32 [ 0, %entry ], [ %k.next, %latch ]
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %flag = load i32, ptr addrspace(3) @buf, align 4
+  %stop = icmp ne i32 %flag, 0
+  br i1 %stop, label %done, label %latch
+latch:
+  %p = getelementptr inbounds [128 x i32], ptr addrspace(3) @buf, i32 0, i32 %k
+  store i32 %tx, ptr addrspace(3) %p, align 4
+  call void @llvm.nvvm.barrier.cta.sync.aligned.all(i32 0)
+  %k.next = add i32 %k, 1
+  br label %loop
+done:
+  %po = getelementptr inbounds i32, ptr %out, i32 %tx
+  store i32 %k, ptr %po, align 4
+  br label %exit
+exit:
+  ret void
+}
+
 declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.ntid.x()
 declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()
