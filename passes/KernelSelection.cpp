@@ -11,7 +11,7 @@
 #include "ABI.h"
 #include "Diagnostics.h"
 #include "Options.h"
-#include "runtime/KernelName.h"
+#include "runtime/base/KernelName.h"
 
 #include "llvm/IR/Module.h"
 #include "llvm/Support/raw_ostream.h"

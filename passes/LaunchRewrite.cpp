@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "Diagnostics.h"
 #include "TransformPasses.h"
-#include "runtime/KernelName.h"
+#include "runtime/base/KernelName.h"
 #include "smc/abi.h"
 
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"

@@ -17,7 +17,7 @@
 #include "Legality.h"
 #include "LocalityAnalysis.h"
 #include "TransformPasses.h"
-#include "runtime/KernelName.h"
+#include "runtime/base/KernelName.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"

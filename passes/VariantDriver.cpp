@@ -7,7 +7,7 @@
 #include "Diagnostics.h"
 #include "KernelInfo.h"
 #include "Options.h"
-#include "runtime/KernelName.h"
+#include "runtime/base/KernelName.h"
 
 #include "llvm/ADT/Statistic.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"

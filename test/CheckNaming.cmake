@@ -6,7 +6,7 @@
 execute_process(
   COMMAND ${RUN_CLANG_TIDY} -quiet -clang-tidy-binary ${CLANG_TIDY}
           -p ${BUILD} -warnings-as-errors=* -config-file=${ROOT}/.clang-tidy
-          "${ROOT}/(passes|runtime)/[A-Za-z]+\\.cpp$"
+          "${ROOT}/(passes|runtime)/([a-z]+/)?[A-Za-z]+\\.cpp$"
   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "clang-tidy naming (fix with run-clang-tidy-22 -fix):\n"

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "CoRunPlan.h"
 
-#include "Text.h"
+#include "base/Text.h"
 
 #include <algorithm>
 #include <cmath>

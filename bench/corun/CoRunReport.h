@@ -22,8 +22,8 @@
 #define SMC_BENCH_CORUN_CORUNREPORT_H
 
 #include "CoRunPlan.h"
-#include "CoRunScheduler.h"
-#include "KernelProfile.h"
+#include "corun/CoRunScheduler.h"
+#include "measure/KernelProfile.h"
 
 #include <nlohmann/json.hpp>
 

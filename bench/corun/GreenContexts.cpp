@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "GreenContexts.h"
 
-#include "Driver.h"
+#include "base/Driver.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>

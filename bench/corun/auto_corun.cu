@@ -37,7 +37,7 @@
 //   smc_auto_bench --record               (under scripts/smc-profile)
 //   smc_auto_bench --profile FILE [--rounds N] [--launches N] [--out FILE]
 //===----------------------------------------------------------------------===//
-#include "AutoPolicy.h"
+#include "corun/AutoPolicy.h"
 #include "CudaSupport.cuh"
 #include "smc/smc.h"
 

@@ -46,7 +46,7 @@
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
 #include "CoRunReport.h"
-#include "CoRunTrials.h"
+#include "corun/CoRunTrials.h"
 #include "GreenContexts.h"
 #include "Workload.h"
 #include "smc/smc.h"

@@ -73,7 +73,7 @@
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
 #include "CoRunReport.h"
-#include "Text.h"
+#include "base/Text.h"
 #include "smc/smc.h"
 
 #include <cuda_runtime.h>

@@ -23,7 +23,7 @@
 //   --noise F    relative noise of a trial (default 0.01)
 //   --seeds K    noise seeds per mix, averaged (default 20)
 //===----------------------------------------------------------------------===//
-#include "KerneletSearch.h"
+#include "batch/KerneletSearch.h"
 
 #include <nlohmann/json.hpp>
 

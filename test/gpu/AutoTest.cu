@@ -20,7 +20,7 @@
 //  - a missing or malformed profile file is refused with a message.
 // Timings are not conditions here; bench/corun measures them.
 //===----------------------------------------------------------------------===//
-#include "AutoPolicy.h"
+#include "corun/AutoPolicy.h"
 #include "GpuTest.h"
 
 #include <atomic>

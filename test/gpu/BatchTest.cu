@@ -10,7 +10,7 @@
 // repeat or reorder CTAs are refused before anything runs.  Without
 // profiles every launch runs whole.
 //===----------------------------------------------------------------------===//
-#include "AutoPolicy.h"
+#include "corun/AutoPolicy.h"
 #include "GpuTest.h"
 
 #include <algorithm>

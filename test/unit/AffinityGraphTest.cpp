@@ -5,7 +5,7 @@
 // keep groups of chunks sharing data on one SM within the balance bound,
 // and the chunk-to-SM table.
 //===----------------------------------------------------------------------===//
-#include "AffinityGraph.h"
+#include "locality/AffinityGraph.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // launch to its share, the same share whichever launch of the co-run comes
 // first; a launch queued behind its own stream's work is never confined.
 //===----------------------------------------------------------------------===//
-#include "AutoPolicy.h"
+#include "corun/AutoPolicy.h"
 
 #include <gtest/gtest.h>
 

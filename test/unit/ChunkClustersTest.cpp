@@ -7,9 +7,9 @@
 // cluster; the default size is the per-SM target; tile shapes are chosen
 // as documented; contradictory shapes are refused with a reason.
 //===----------------------------------------------------------------------===//
-#include "ChunkClusters.h"
+#include "plan/ChunkClusters.h"
 #include "PlanTestSupport.h"
-#include "QueuePlan.h"
+#include "plan/QueuePlan.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // share; OnlineSearch climbs to the optimum of a concave STP, proposes only
 // valid splits and stops within its budget.
 //===----------------------------------------------------------------------===//
-#include "CoRunScheduler.h"
+#include "corun/CoRunScheduler.h"
 
 #include <gtest/gtest.h>
 

@@ -7,7 +7,7 @@
 // divisor of the SMs, and the co-run settles on a partition only if it was
 // measured to beat sharing by the margin, within MaxTrials.
 //===----------------------------------------------------------------------===//
-#include "CoRunTrials.h"
+#include "corun/CoRunTrials.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // policies: no parameter list, no return type, templates and nested names
 // intact.  The plugin and the runtime share this one function.
 //===----------------------------------------------------------------------===//
-#include "KernelName.h"
+#include "base/KernelName.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 // class of malformed JSON is rejected with a message naming the bad part,
 // leaving the set unchanged.
 //===----------------------------------------------------------------------===//
-#include "KernelProfile.h"
+#include "measure/KernelProfile.h"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 // no more than serial; planSerial predicts the sum of the alone times;
 // checkSchedule() rejects broken plans.
 //===----------------------------------------------------------------------===//
-#include "KerneletModel.h"
+#include "batch/KerneletModel.h"
 
 #include <gtest/gtest.h>
 

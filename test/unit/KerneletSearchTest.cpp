@@ -7,7 +7,7 @@
 // the fastest layout of a landscape whose steps all lead there, ignores
 // gains below its threshold and stops within its trial budget.
 //===----------------------------------------------------------------------===//
-#include "KerneletSearch.h"
+#include "batch/KerneletSearch.h"
 
 #include <gtest/gtest.h>
 

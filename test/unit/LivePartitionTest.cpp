@@ -4,7 +4,7 @@
 // value each SM's live target gets, which SM sets are refused, and how many
 // workers a confined launch gets.
 //===----------------------------------------------------------------------===//
-#include "LivePartition.h"
+#include "partition/PartitionRules.h"
 
 #include <gtest/gtest.h>
 

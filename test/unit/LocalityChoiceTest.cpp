@@ -7,7 +7,7 @@
 // original's by MinGain; candidates that cannot run are dropped, lost samples
 // are launched again, and the summary names the choice and every median.
 //===----------------------------------------------------------------------===//
-#include "LocalityChoice.h"
+#include "locality/LocalityChoice.h"
 
 #include "smc/abi.h"
 

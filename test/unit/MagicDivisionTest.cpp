@@ -9,7 +9,7 @@
 // fields decompose every chunk id of 1-D, 2-D and 3-D grids into the
 // blockIdx the hardware would give.
 //===----------------------------------------------------------------------===//
-#include "MagicDivision.h"
+#include "plan/MagicDivision.h"
 
 #include <gtest/gtest.h>
 

@@ -6,7 +6,7 @@
 #ifndef SMC_TEST_UNIT_PLANTESTSUPPORT_H
 #define SMC_TEST_UNIT_PLANTESTSUPPORT_H
 
-#include "QueuePlan.h"
+#include "plan/QueuePlan.h"
 
 #include <cstdint>
 

@@ -5,7 +5,7 @@
 // leaves the rules unchanged; rule matching prefers named rules and the last
 // of equals.
 //===----------------------------------------------------------------------===//
-#include "PolicyText.h"
+#include "policy/PolicyText.h"
 
 #include <gtest/gtest.h>
 

@@ -4,7 +4,7 @@
 // SMC_PRIORITY text, which priorities are urgent, how many SMs an urgent
 // launch takes and which ones.
 //===----------------------------------------------------------------------===//
-#include "PriorityYield.h"
+#include "priority/PriorityRules.h"
 
 #include <gtest/gtest.h>
 

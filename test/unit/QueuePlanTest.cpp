@@ -5,7 +5,7 @@
 // follow the policy and the device; bad policies are refused with a reason;
 // slice plans cover the grid exactly once.
 //===----------------------------------------------------------------------===//
-#include "QueuePlan.h"
+#include "plan/QueuePlan.h"
 #include "PlanTestSupport.h"
 
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 // record is counted, not invented, and the CSV quotes kernel names and
 // counts time from the earliest chunk.
 //===----------------------------------------------------------------------===//
-#include "Trace.h"
+#include "observe/Trace.h"
 
 #include "smc/abi.h"
 
