@@ -35,14 +35,14 @@ struct ClassifiedWorkload {
   // flops / bytes at Size::Default.
   double OpsPerByte;
   // One run() at Size::Default on an H100 80GB HBM3, ms (bench/workloads
-  // README, "Sizes and checks").
+  // docs/benchmarks.md).
   double H100RunMs;
   RunLength length() const;
 };
 
 // The suite workloads the harness may co-run, in the registry's order.  Not
 // listed: pf, st and hotspot, whose __smc variants run in one-chunk mode,
-// which setStreamSMs does not confine (README, "Compiler side").
+// which setStreamSMs does not confine (docs/compiler.md).
 const std::vector<ClassifiedWorkload> &classifiedWorkloads();
 const ClassifiedWorkload *findClassified(const std::string &Name);
 

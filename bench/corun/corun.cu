@@ -1237,7 +1237,7 @@ int main(int Argc, char **Argv) {
     return 2;
   }
   // A lazy module load during a co-run can wait for the other kernel
-  // (README, "Lazy module loading"): load everything up front.
+  // (docs/policies.md, "Lazy module loading"): load everything up front.
   setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   int Count = 0;
   if (cudaGetDeviceCount(&Count) != cudaSuccess || Count == 0) {

@@ -66,7 +66,7 @@
 //                 [--long-kernel fma|spin] [--long-cta-us N] [--headroom-probe]
 //                 [--out FILE] [--trace DIR] [--modes M,...]
 //   --modes M,...    only these modes (and alone); e.g. under SMC_TRACE
-//                 (README, "Seeing placement: SMC_TRACE")
+//                 (docs/observe.md, "SMC_TRACE")
 //   --long-cta-us N  the long kernel's CTAs last N us (default 100), in as
 //                 many waves as make about 4 ms (at least 40)
 //===----------------------------------------------------------------------===//
@@ -101,7 +101,7 @@ __device__ __forceinline__ void spinChunk(unsigned long long Nanoseconds) {
 
 // Each CTA spins for Nanoseconds of %globaltimer.  Every warp of every CTA
 // issues without a stall, which starves the SM-centric variant's hand-off
-// between chunks (see the README's live-partition section).
+// between chunks (see docs/partitions.md).
 __global__ void spinChunks(unsigned long long Nanoseconds) {
   spinChunk(Nanoseconds);
 }

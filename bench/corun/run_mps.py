@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # ===- run_mps.py - Co-runs of two processes under MPS ----------------------===#
 #
-# The MPS mode of the co-run comparisons (README, "The co-run scheduler" and
+# The MPS mode of the co-run comparisons (docs/corun.md and
 # "Co-runs"): starts an MPS control daemon with pipe and log directories of
 # its own, then runs tenants as two processes started together by a gate
 # file, under CUDA_MPS_ACTIVE_THREAD_PERCENTAGE splits (100/100 = no limit,

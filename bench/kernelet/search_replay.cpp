@@ -10,7 +10,7 @@
 // layout.  So a change to the search can be judged on real landscapes in
 // seconds, with no GPU, before it is measured on one.  What a grid cannot
 // show: layouts whose time changes from run to run by more than the noise
-// (README, "Slice co-scheduling"), and layouts outside the grid (the
+// (docs/results/kernelet.md), and layouts outside the grid (the
 // oracle measures balanced layouts; the search also moves a stream to the
 // other lane): such a trial is answered with the grid's slowest time, so
 // it costs the search a trial and wins nothing, and the "outside" column

@@ -2,13 +2,13 @@
 //
 // A probe (no plugin, no runtime) of the host time of each CUDA runtime call
 // the launch path of policy auto makes besides the launch itself
-// (runtime/AutoLaunch.cpp, LaunchEntry.cpp), so that its cost over
-// cudaLaunchKernel (README, "Host launch path") can be put down to calls:
-// cudaGetDevice, cudaStreamIsCapturing, cudaStreamGetId, cudaStreamGetPriority,
-// cudaStreamQuery and cudaEventQuery of a busy and of an idle stream, and
-// cudaEventRecord.  A stream is kept busy by large cudaMemsetAsync calls
-// queued ahead.  Prints the median of 11 timings of 2000 calls each, in us
-// per call.
+// (runtime/corun/AutoLaunch.cpp, runtime/dispatch/Dispatcher.cpp), so that its
+// cost over cudaLaunchKernel (docs/results/launch-path.md) can be put down to
+// calls: cudaGetDevice, cudaStreamIsCapturing, cudaStreamGetId,
+// cudaStreamGetPriority, cudaStreamQuery and cudaEventQuery of a busy and of an
+// idle stream, and cudaEventRecord.  A stream is kept busy by large
+// cudaMemsetAsync calls queued ahead.  Prints the median of 11 timings of 2000
+// calls each, in us per call.
 //
 //   smc_driver_calls
 //===----------------------------------------------------------------------===//

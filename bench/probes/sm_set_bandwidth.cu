@@ -9,7 +9,7 @@
 // 0-31, every 4th, the last 32, the hardware's 32, 16 SMs, ...), twice.
 // Then the same for the access pattern of mvt_kernel2 (colSum).
 // Build target smc_sm_set_bandwidth; run build/bench/smc_sm_set_bandwidth.
-// README ("Why __smc is slower") has an H100 result.
+// docs/results/hardware.md has an H100 result.
 //===----------------------------------------------------------------------===//
 #include <cstdio>
 #include <cuda_runtime.h>

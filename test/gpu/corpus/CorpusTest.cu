@@ -315,7 +315,7 @@ std::string paramName(const ::testing::TestParamInfo<CorpusParam> &Info) {
 /// reads a result back on the host (Thrust's reduce, copy_if, partition,
 /// unique, reduce_by_key): the read happens while recording, before the
 /// recorded kernels run, and the library then goes on with what it read
-/// (README, "Slice co-scheduling").
+/// (docs/results/kernelet.md).
 class CorpusBatch : public smctest::SmcGpuTest,
                     public ::testing::WithParamInterface<std::string> {};
 
