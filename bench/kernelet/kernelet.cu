@@ -1,5 +1,4 @@
-//===- kernelet.cu - Mixes of suite workloads co-scheduled as slices
-//-------===//
+//===- kernelet.cu - Mixes of suite workloads co-scheduled as slices ------===//
 //
 // smc_kernelet_bench: mixes of four workloads of the Kernelet paper's set
 // (bs, mm, mriq, pc, sad, spmv, st, tea; bench/workloads, compiled with the
@@ -8,8 +7,10 @@
 //
 //   fifo      every run() on one stream, originals: one kernel at a time
 //   streams   each on its own stream, originals: the hardware's co-run
-//   kernelet  recorded into an smc::Batch and run as the model's greedy
-//             co-schedule of slices (smc::Batch::Mode::Kernelet)
+//   kernelet  recorded into an smc::Batch and run as the Kernelet model's
+//             greedy co-schedule of slices (KerneletModel.h: planned from
+//             Batch::launches() and the issue profiles, run as an explicit
+//             plan, Batch::run(runs))
 //   search    smc::Batch::Mode::Search after --search-runs batches of the
 //             mix (each timed: the search's trajectory is in the JSON)
 //   auto      with --profile: no batch, every launch of policy auto (the
@@ -53,8 +54,9 @@
 //                           [--oracle-splits 2|3|5|6]
 //                           [--profile-run [--profile-repeats N]]
 //   --profile FILE  the "issue" profiles (scripts/smc-profile --ncu -o FILE
-//                   -- smc_kernelet_bench --profile-run); without them
-//                   kernelet runs every launch whole, one after another
+//                   -- smc_kernelet_bench --profile-run), loaded into the
+//                   runtime and read by the model; without them kernelet
+//                   runs every launch whole, one after another
 //   --profile-run   runs each workload N times (default 6), alone, and
 //                   exits: what smc-profile (--ncu or not) measures
 //   --first-mix K   starts at mix K (0-7), for --mixes N mixes: a run of
@@ -64,6 +66,7 @@
 // through the SMC runtime.
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
+#include "KerneletPlan.h"
 #include "Workload.h"
 #include "smc/smc.h"
 
@@ -75,6 +78,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <random>
@@ -83,6 +87,7 @@
 #include <vector>
 
 using nlohmann::json;
+namespace kt = smc::kernelet;
 namespace wl = smc::workloads;
 using smc::corun::elapsedMs;
 
@@ -258,6 +263,21 @@ int run(const Options &O) {
   std::string Error;
   if (!O.Profile.empty() && !smc::loadProfiles(O.Profile, &Error))
     throw std::runtime_error(Error);
+  // The same profiles for the Kernelet model.
+  smc::ProfileSet Profiles;
+  if (!O.Profile.empty()) {
+    std::ifstream In(O.Profile);
+    std::string Text((std::istreambuf_iterator<char>(In)),
+                     std::istreambuf_iterator<char>());
+    if (!Profiles.load(Text, Error))
+      throw std::runtime_error(O.Profile + ": " + Error);
+  }
+  // The model of a recorded batch's launches on this device.
+  auto ModelOf = [&](const smc::Batch &Batch) {
+    return kt::batchModel(Batch.launches(), Profiles,
+                          unsigned(Prop.multiProcessorCount),
+                          unsigned(Prop.maxThreadsPerMultiProcessor));
+  };
   Bench B;
   json Out;
   Out["device"] = Prop.name;
@@ -296,12 +316,14 @@ int run(const Options &O) {
       Record(Batch);
       Launches = Batch.size();
       auto T0 = std::chrono::steady_clock::now();
-      if (!Batch.run(smc::Batch::Mode::Kernelet, &Error))
+      kt::BatchModel Model = ModelOf(Batch);
+      kt::Schedule Plan = kt::planGreedy(Model.Device, Model.Launches);
+      if (!Batch.run(Plan.Runs, &Error))
         throw std::runtime_error(Error);
       RunHostUs = std::chrono::duration<double, std::micro>(
                       std::chrono::steady_clock::now() - T0)
                       .count();
-      Predicted = Batch.lastPredictedSeconds();
+      Predicted = Plan.PredictedSeconds;
     };
     json MixJson;
     MixJson["mix"] = Name;
@@ -317,15 +339,15 @@ int run(const Options &O) {
                            const char *Key, std::vector<double> *Errors) {
       smc::Batch Probe;
       Record(Probe);
+      kt::BatchModel Model = ModelOf(Probe);
       std::vector<GridPoint> Points;
       json PlansJson = json::array();
       for (const smc::Batch::Layout &Layout : Layouts) {
         std::vector<smc::Batch::SliceRun> Plan = Probe.layoutRuns(Layout);
-        double Pred = 0;
+        double Pred = kt::predictRuns(Model, Plan);
         double Ms = B.measure([&] {
           smc::Batch Batch;
           Record(Batch);
-          Pred = Batch.predictSeconds(Plan);
           if (!Batch.run(Plan, &Error))
             throw std::runtime_error(Error);
         });

@@ -1,6 +1,6 @@
 //===- search_replay.cpp - smc::Batch's layout search on measured grids ---===//
 //
-// smc_search_replay: runs LayoutSearch (runtime/KerneletSearch.h), the
+// smc_search_replay: runs LayoutSearch (runtime/batch/LayoutSearch.h), the
 // search behind smc::Batch::Mode::Search, on the layouts that
 // smc_kernelet_bench measured for its oracle (the JSON's "oracle_grid":
 // every layout of a mix, each measured once on the GPU), instead of on the
@@ -23,7 +23,7 @@
 //   --noise F    relative noise of a trial (default 0.01)
 //   --seeds K    noise seeds per mix, averaged (default 20)
 //===----------------------------------------------------------------------===//
-#include "batch/KerneletSearch.h"
+#include "batch/LayoutSearch.h"
 
 #include <nlohmann/json.hpp>
 
@@ -35,9 +35,9 @@
 #include <stdexcept>
 #include <string>
 
-using smc::kernelet::Layout;
-using smc::kernelet::LayoutSearch;
-using smc::kernelet::Split;
+using smc::batch::Layout;
+using smc::batch::LayoutSearch;
+using smc::batch::Split;
 
 namespace {
 
@@ -104,7 +104,7 @@ int main(int Argc, char **Argv) {
           Best = Ms;
         Slowest = std::max(Slowest, Ms);
       }
-      Layout Start = smc::kernelet::streamsLayout(Streams);
+      Layout Start = smc::batch::streamsLayout(Streams);
       if (!Grid.count(Start))
         throw std::runtime_error(Mix.value("mix", "?") +
                                  ": the grid lacks the streams layout");

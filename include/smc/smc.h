@@ -351,10 +351,11 @@ bool loadProfiles(const std::string &path, std::string *error = nullptr);
 // Slice co-scheduling (Kernelet: High-Throughput GPU Kernel Executions with
 // Dynamic Slicing and Scheduling, TPDS 2014).  A batch records kernel
 // launches, from any streams, instead of running them; run() then runs
-// them as slices (the __slice variant, a range of the original CTAs per
-// launch) of two kernels at a time, on two streams of the runtime, so that
-// complementary kernels (one bound by memory, one by computation) share
-// the SMs in the proportion a performance model predicts best.  Each
+// them on two streams of the runtime (lanes), each stream's launches whole,
+// in slices (the __slice variant, a range of the original CTAs per launch)
+// or as persistent workers, so that kernels that complement each other
+// share the SMs.  For a batch that recurs, the default mode measures
+// layouts of the streams on the lanes and keeps the fastest.  Each
 // stream's launches keep their order; work the program queues on a stream
 // after run() waits for that stream's launches of the batch, and the batch
 // waits for what was queued on its streams before run().
@@ -370,17 +371,16 @@ bool loadProfiles(const std::string &path, std::string *error = nullptr);
 // the thread that called begin(), are recorded; other work the program
 // queues on those streams before run() (copies, events, launches from other
 // threads) runs before the batch's launches.  Arguments are copied when a
-// launch is recorded.  The model needs each launch configuration's "issue"
-// profile (loadProfiles, SMC_PROFILE; scripts/smc-profile --ncu records it);
-// a launch without one, of a kernel without a usable __slice variant, or
-// inside a stream capture runs whole, alone, and the user is told once why.
+// launch is recorded.  A launch is sliced only with its configuration's
+// "issue" profile (its time alone sets the minimum slice: loadProfiles,
+// SMC_PROFILE; scripts/smc-profile --ncu records it); a launch of a kernel
+// without a usable __slice variant, or inside a stream capture, runs whole,
+// and the user is told once why.  (The Kernelet paper's own performance
+// model and greedy co-scheduler did not rank co-schedules on Hopper: they
+// are kept in bench/kernelet as a comparison, and plan through run(runs).)
 class Batch {
 public:
   enum class Mode {
-    // Slices of pairs of kernels that the model (the paper's Markov chain
-    // over idle warps) predicts to profit from sharing SMs.  On Hopper the
-    // model does not rank co-schedules (README): kept for comparison.
-    Kernelet,
     // For launches that recur (the same kernels, shapes and streams, batch
     // after batch): the fastest layout measured so far.  A layout puts the
     // streams on the two lanes (which share one, in which order) and runs
@@ -447,7 +447,10 @@ public:
   // SM-centric variant with that many persistent workers per SM (SMC's
   // parallelism control: the kernel's share of every SM without a launch
   // per slice); with smCount (not 0) too, only on SMs [smFirst, smFirst +
-  // smCount) (an SM partition).
+  // smCount) (an SM partition).  With fence, this run and every later one
+  // start only after every earlier run has ended (on both lanes): a plan
+  // keeps a launch alone on the GPU with a fence on its run and on the run
+  // after it.
   struct SliceRun {
     unsigned launch = 0;
     unsigned lane = 0;
@@ -457,6 +460,7 @@ public:
     unsigned workersPerSm = 0;
     unsigned smFirst = 0;
     unsigned smCount = 0; // 0: every SM
+    bool fence = false;
   };
 
   Batch();
@@ -489,14 +493,15 @@ public:
   // these rules.
   bool run(const std::vector<SliceRun> &runs, std::string *error = nullptr);
   // What the scheduler knows of each recorded launch (in record order):
-  // its profile name ("K grid=AxBxC block=AxBxC"), CTAs, the most CTAs of
-  // it one SM holds, its stream (numbered in order of first appearance),
-  // whether it can be sliced and whether it has an "issue" profile, and
-  // the fewest CTAs a slice of it should have (launching slices costs at
-  // most 2% of its time; 1 without a profile).
+  // its profile name ("K grid=AxBxC block=AxBxC"), CTAs, warps per CTA,
+  // the most CTAs of it one SM holds, its stream (numbered in order of
+  // first appearance), whether it can be sliced and whether it has an
+  // "issue" profile, and the fewest CTAs a slice of it should have
+  // (launching slices costs at most 2% of its time; 1 without a profile).
   struct LaunchInfo {
     std::string name;
     unsigned ctas = 0;
+    unsigned warpsPerCta = 0;
     unsigned ctasPerSm = 0;
     unsigned minSliceCtas = 1;
     unsigned stream = 0;
@@ -508,14 +513,11 @@ public:
   // The slice runs of `layout` for the recorded launches (empty if it does
   // not place each of their streams once).
   std::vector<SliceRun> layoutRuns(const Layout &layout) const;
-  // The model's makespan for `runs` of the recorded launches, in seconds;
-  // 0 when a launch has no "issue" profile or the plan is not valid.
-  double predictSeconds(const std::vector<SliceRun> &runs) const;
-  // The slice runs the last run() enqueued, the model's predicted seconds
-  // (0 without a prediction) and why launches ran alone, as text.
+  // The slice runs the last run() enqueued, one line each, and for
+  // Mode::Search the layout and how many trials the search has measured,
+  // as text.
   std::string describe() const;
   const std::vector<SliceRun> &lastRuns() const;
-  double lastPredictedSeconds() const;
 
   struct Impl;
 

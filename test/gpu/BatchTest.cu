@@ -4,16 +4,21 @@
 // kernels where each reads what the one before it on its stream wrote, 1-D
 // and 2-D grids, with work queued on a stream before the batch that its
 // first launch depends on - must give the bytes the same launches give one
-// by one, in every mode: the model's co-schedule (which must actually slice
-// and use both lanes, else the test would pass by running them whole),
-// serial, streams, and plans given explicitly.  Explicit plans that miss,
+// by one, in every mode: the layout search, serial, streams, plans given
+// explicitly, and the Kernelet model's co-schedule (bench/kernelet, run as
+// an explicit plan; it must actually slice and use both lanes, else the
+// test would pass by running them whole).  Explicit plans that miss,
 // repeat or reorder CTAs are refused before anything runs.  Without
-// profiles every launch runs whole.
+// profiles the model runs every launch whole.
 //===----------------------------------------------------------------------===//
-#include "corun/AutoPolicy.h"
 #include "GpuTest.h"
+#include "corun/AutoPolicy.h"
+#ifdef SMC_KERNELET_MODEL
+#include "KerneletPlan.h"
+#endif
 
 #include <algorithm>
+#include <optional>
 #include <set>
 
 using namespace smctest;
@@ -122,7 +127,7 @@ protected:
         cudaMemcpy(In.get(), Input.data(), In.bytes(), cudaMemcpyHostToDevice));
     // Issue profiles: batchScale bound by memory, batchHash by computation,
     // so that the model pairs them.
-    smc::ProfileSet Set("test device", numSMs());
+    Set = smc::ProfileSet("test device", numSMs());
     // The times are long enough that two slices of each cost less than 2%.
     Set.profile(nameOf("batchScale", scaleGrid(), kScaleBlock))
         .setIssue({0.3, 0.05, 2e-3});
@@ -203,6 +208,34 @@ protected:
     B.end();
     ASSERT_EQ(B.size(), 5u);
   }
+  // What Batch::Mode::Kernelet ran before the Kernelet model left the
+  // runtime: the model's greedy plan of B's recorded launches
+  // (bench/kernelet; the issue profiles of Set, for the launches the
+  // runtime found profiles of), to run as B.run(Runs), and its predicted
+  // makespan.  False where smc_gpu_tests is built without the benchmarks,
+  // which build the model.
+  bool kerneletPlan(const smc::Batch &B,
+                    std::vector<smc::Batch::SliceRun> &Runs,
+                    double *Predicted = nullptr) {
+#ifdef SMC_KERNELET_MODEL
+    int Device = 0, Threads = 0;
+    EXPECT_EQ(cudaSuccess, cudaGetDevice(&Device));
+    EXPECT_EQ(cudaSuccess,
+              cudaDeviceGetAttribute(
+                  &Threads, cudaDevAttrMaxThreadsPerMultiProcessor, Device));
+    smc::kernelet::BatchModel M = smc::kernelet::batchModel(
+        B.launches(), Set, numSMs(), unsigned(Threads));
+    smc::kernelet::Schedule Plan =
+        smc::kernelet::planGreedy(M.Device, M.Launches);
+    Runs = Plan.Runs;
+    if (Predicted)
+      *Predicted = Plan.PredictedSeconds;
+    return true;
+#else
+    (void)B, (void)Runs, (void)Predicted;
+    return false;
+#endif
+  }
   void expectOutputs(const std::vector<Bytes> &Expected) {
     std::vector<Bytes> Actual = outputs();
     const char *Names[] = {"A1", "A2", "H1", "H2", "W1"};
@@ -213,8 +246,12 @@ protected:
 
   cudaStream_t Streams[3] = {};
   DeviceArray<uint32_t> In, A1, A2, H1, H2, W1, Word;
+  smc::ProfileSet Set; // the issue profiles, written to Profiles
   TempFile Profiles;
 };
+
+constexpr const char *kNoModel =
+    "built without the benchmarks: no Kernelet model (bench/kernelet)";
 
 TEST_F(BatchTest, KerneletScheduleMatchesOneByOne) {
   std::vector<Bytes> Expected = expected();
@@ -227,7 +264,11 @@ TEST_F(BatchTest, KerneletScheduleMatchesOneByOne) {
   uint32_t First = 0;
   SMC_CUDA_ASSERT(cudaMemcpy(&First, A1.get(), 4, cudaMemcpyDeviceToHost));
   EXPECT_EQ(First, 0xA5A5A5A5u);
-  ASSERT_TRUE(B.run(smc::Batch::Mode::Kernelet, &Error)) << Error;
+  std::vector<smc::Batch::SliceRun> Plan;
+  double Predicted = 0;
+  if (!kerneletPlan(B, Plan, &Predicted))
+    GTEST_SKIP() << kNoModel;
+  ASSERT_TRUE(B.run(Plan, &Error)) << Error;
   expectOutputs(Expected);
   // The model sliced some launch and used both lanes.
   bool Sliced = false, Lanes[2] = {false, false};
@@ -237,7 +278,7 @@ TEST_F(BatchTest, KerneletScheduleMatchesOneByOne) {
   }
   EXPECT_TRUE(Sliced) << B.describe();
   EXPECT_TRUE(Lanes[0] && Lanes[1]) << B.describe();
-  EXPECT_GT(B.lastPredictedSeconds(), 0) << B.describe();
+  EXPECT_GT(Predicted, 0) << B.describe();
   EXPECT_EQ(B.size(), 0u);
 }
 
@@ -419,7 +460,10 @@ TEST_F(BatchTest, WithoutProfilesEveryLaunchRunsWhole) {
   smc::Batch B;
   record(B);
   std::string Error;
-  ASSERT_TRUE(B.run(smc::Batch::Mode::Kernelet, &Error)) << Error;
+  std::vector<smc::Batch::SliceRun> Plan;
+  if (!kerneletPlan(B, Plan))
+    GTEST_SKIP() << kNoModel;
+  ASSERT_TRUE(B.run(Plan, &Error)) << Error;
   expectOutputs(Expected);
   ASSERT_EQ(B.lastRuns().size(), 5u) << B.describe();
   for (const smc::Batch::SliceRun &R : B.lastRuns())
@@ -478,9 +522,12 @@ TEST_F(BatchTest, MemsetsAndCopiesKeepTheirPlace) {
     Scaled[I] = Input[I] * 3u + 1u;
     Added[I] = Input[I];
   }
-  for (smc::Batch::Mode M :
-       {smc::Batch::Mode::Kernelet, smc::Batch::Mode::Search,
-        smc::Batch::Mode::Serial, smc::Batch::Mode::Streams}) {
+  // The Kernelet model's plan (nullopt), then each mode.
+  for (std::optional<smc::Batch::Mode> M :
+       {std::optional<smc::Batch::Mode>(),
+        std::optional(smc::Batch::Mode::Search),
+        std::optional(smc::Batch::Mode::Serial),
+        std::optional(smc::Batch::Mode::Streams)}) {
     clearOutputs();
     smc::Batch B;
     ASSERT_TRUE(B.begin());
@@ -502,7 +549,10 @@ TEST_F(BatchTest, MemsetsAndCopiesKeepTheirPlace) {
     B.end();
     ASSERT_EQ(B.size(), 4u);
     std::string Error;
-    ASSERT_TRUE(B.run(M, &Error)) << Error;
+    std::vector<smc::Batch::SliceRun> Plan;
+    if (!M && !kerneletPlan(B, Plan))
+      continue; // kNoModel
+    ASSERT_TRUE(M ? B.run(*M, &Error) : B.run(Plan, &Error)) << Error;
     SMC_CUDA_ASSERT(cudaStreamSynchronize(Streams[0]));
     std::vector<uint32_t> Copy(kN), Zero(kN), Sum(kN);
     SMC_CUDA_ASSERT(
@@ -583,10 +633,14 @@ TEST_F(BatchTest, BeginTwiceOnOneThreadIsRefused) {
   ASSERT_TRUE(A.begin(&Error));
   EXPECT_FALSE(B.begin(&Error));
   EXPECT_NE(Error.find("records into a batch already"), std::string::npos);
-  EXPECT_FALSE(A.run(smc::Batch::Mode::Kernelet, &Error));
+  // The Kernelet model's plan of nothing recorded: no runs.
+  std::vector<smc::Batch::SliceRun> Plan;
+  kerneletPlan(A, Plan);
+  EXPECT_FALSE(A.run(Plan, &Error));
   EXPECT_NE(Error.find("end() the recording first"), std::string::npos);
   A.end();
-  EXPECT_TRUE(A.run(smc::Batch::Mode::Kernelet, &Error)) << Error; // empty
+  kerneletPlan(A, Plan);
+  EXPECT_TRUE(A.run(Plan, &Error)) << Error; // empty
   EXPECT_TRUE(B.begin(&Error)) << Error;
   B.end();
 }

@@ -16,7 +16,7 @@
 // no more than serial; planSerial predicts the sum of the alone times;
 // checkSchedule() rejects broken plans.
 //===----------------------------------------------------------------------===//
-#include "batch/KerneletModel.h"
+#include "KerneletModel.h"
 
 #include <gtest/gtest.h>
 
@@ -79,7 +79,7 @@ double sumOfAloneTimes(const std::vector<PendingLaunch> &Launches) {
 std::vector<unsigned> runsOf(const Schedule &S, unsigned Launch) {
   std::vector<unsigned> Out;
   for (unsigned I = 0; I < S.Runs.size(); ++I)
-    if (S.Runs[I].Launch == Launch)
+    if (S.Runs[I].launch == Launch)
       Out.push_back(I);
   return Out;
 }
@@ -94,13 +94,13 @@ void expectValid(const std::vector<PendingLaunch> &Launches, const Schedule &S,
     unsigned Next = 0;
     for (unsigned I : runsOf(S, L)) {
       const SliceRun &R = S.Runs[I];
-      EXPECT_EQ(R.FirstCta, Next) << "launch " << L << ", run " << I;
-      EXPECT_GE(R.Ctas, 1u);
-      EXPECT_GE(R.SliceCtas, 1u);
-      EXPECT_LE(R.SliceCtas, R.Ctas);
-      EXPECT_LE(R.Lane, 1u);
-      EXPECT_EQ(R.Lane, S.Runs[runsOf(S, L).front()].Lane);
-      Next += R.Ctas;
+      EXPECT_EQ(R.firstCta, Next) << "launch " << L << ", run " << I;
+      EXPECT_GE(R.ctas, 1u);
+      EXPECT_GE(R.sliceCtas, 1u);
+      EXPECT_LE(R.sliceCtas, R.ctas);
+      EXPECT_LE(R.lane, 1u);
+      EXPECT_EQ(R.lane, S.Runs[runsOf(S, L).front()].lane);
+      Next += R.ctas;
     }
     EXPECT_EQ(Next, Launches[L].Traits.Ctas) << "launch " << L;
   }
@@ -131,11 +131,11 @@ void expectWholeAndAlone(const Schedule &S, unsigned L, unsigned Ctas) {
   std::vector<unsigned> Runs = runsOf(S, L);
   ASSERT_EQ(Runs.size(), 1u) << "launch " << L;
   const SliceRun &R = S.Runs[Runs[0]];
-  EXPECT_EQ(R.FirstCta, 0u);
-  EXPECT_EQ(R.Ctas, Ctas);
-  EXPECT_EQ(R.SliceCtas, Ctas);
-  EXPECT_TRUE(Runs[0] == 0 || R.Fence) << "launch " << L;
-  EXPECT_TRUE(Runs[0] + 1 == S.Runs.size() || S.Runs[Runs[0] + 1].Fence)
+  EXPECT_EQ(R.firstCta, 0u);
+  EXPECT_EQ(R.ctas, Ctas);
+  EXPECT_EQ(R.sliceCtas, Ctas);
+  EXPECT_TRUE(Runs[0] == 0 || R.fence) << "launch " << L;
+  EXPECT_TRUE(Runs[0] + 1 == S.Runs.size() || S.Runs[Runs[0] + 1].fence)
       << "launch " << L;
 }
 
@@ -376,9 +376,9 @@ TEST(KerneletPlan, SerialPredictsTheSumOfAloneTimes) {
   Schedule S = planSerial(Launches);
   ASSERT_EQ(S.Runs.size(), Launches.size());
   for (unsigned L = 0; L < Launches.size(); ++L) {
-    EXPECT_EQ(S.Runs[L].Launch, L);
-    EXPECT_EQ(S.Runs[L].Lane, 0u);
-    EXPECT_EQ(S.Runs[L].SliceCtas, Launches[L].Traits.Ctas);
+    EXPECT_EQ(S.Runs[L].launch, L);
+    EXPECT_EQ(S.Runs[L].lane, 0u);
+    EXPECT_EQ(S.Runs[L].sliceCtas, Launches[L].Traits.Ctas);
   }
   EXPECT_NEAR(S.PredictedSeconds, 3.6e-3, 1e-15);
   EXPECT_NEAR(predictSeconds(h100(), Launches, S), sumOfAloneTimes(Launches),
@@ -392,9 +392,9 @@ TEST(KerneletPlan, ComplementaryKernelsArePaired) {
   expectValid(Launches, S, h100());
   std::optional<PairChoice> C = choosePair(h100(), compute(), memory());
   ASSERT_FALSE(S.Runs.empty());
-  EXPECT_EQ(S.Runs[0].SliceCtas, C->CtasPerSmA * H100Sms);
-  EXPECT_EQ(S.Runs[1].SliceCtas, C->CtasPerSmB * H100Sms);
-  EXPECT_NE(S.Runs[0].Lane, S.Runs[1].Lane);
+  EXPECT_EQ(S.Runs[0].sliceCtas, C->CtasPerSmA * H100Sms);
+  EXPECT_EQ(S.Runs[1].sliceCtas, C->CtasPerSmB * H100Sms);
+  EXPECT_NE(S.Runs[0].lane, S.Runs[1].lane);
   EXPECT_TRUE(anyNoteHas(S, "co-run")) << S.Notes.front();
   EXPECT_LT(S.PredictedSeconds, 0.99 * sumOfAloneTimes(Launches));
 }
@@ -413,7 +413,7 @@ TEST(KerneletPlan, MinimumSlices) {
   expectValid(Launches, S, M);
   ASSERT_GE(S.Runs.size(), 2u);
   for (const SliceRun &R : S.Runs)
-    EXPECT_GE(R.SliceCtas, std::min(R.Ctas, FullGrid / 4));
+    EXPECT_GE(R.sliceCtas, std::min(R.ctas, FullGrid / 4));
   EXPECT_TRUE(anyNoteHas(S, "co-run")) << S.Notes.front();
   // Launches of 400 us cannot be cut into two slices of 250 us.
   Launches = {launch(0, compute(FullGrid, 400e-6)),
@@ -438,7 +438,7 @@ TEST(KerneletPlan, AlikeKernelsRunAlone) {
   // With no profit required, the pair co-runs.
   Schedule Any = planGreedy(h100(), Launches, -1);
   expectValid(Launches, Any, h100());
-  EXPECT_LT(Any.Runs[0].SliceCtas, FullGrid);
+  EXPECT_LT(Any.Runs[0].sliceCtas, FullGrid);
 }
 
 TEST(KerneletPlan, PairsThatEndLaterDoNotCoRun) {
@@ -495,8 +495,8 @@ TEST(KerneletPlan, RunningKernelTakesANewSplitForANewPartner) {
   std::vector<unsigned> Runs = runsOf(S, 0);
   ASSERT_GE(Runs.size(), 2u);
   const SliceRun &First = S.Runs[Runs[0]], &Next = S.Runs[Runs[1]];
-  EXPECT_EQ(First.Ctas % First.SliceCtas, 0u) << "cut at a whole slice";
-  EXPECT_NE(First.SliceCtas, Next.SliceCtas);
+  EXPECT_EQ(First.ctas % First.sliceCtas, 0u) << "cut at a whole slice";
+  EXPECT_NE(First.sliceCtas, Next.sliceCtas);
   EXPECT_GT(Runs[1], runsOf(S, 1).back()) << "after the first partner";
   EXPECT_TRUE(anyNoteHas(S, "joins"));
 }
@@ -509,11 +509,11 @@ TEST(KerneletPlan, OneStreamIsSerial) {
   expectValid(Launches, S, h100());
   ASSERT_EQ(S.Runs.size(), Serial.Runs.size());
   for (size_t I = 0; I < S.Runs.size(); ++I) {
-    EXPECT_EQ(S.Runs[I].Launch, Serial.Runs[I].Launch);
-    EXPECT_EQ(S.Runs[I].Lane, Serial.Runs[I].Lane);
-    EXPECT_EQ(S.Runs[I].FirstCta, Serial.Runs[I].FirstCta);
-    EXPECT_EQ(S.Runs[I].Ctas, Serial.Runs[I].Ctas);
-    EXPECT_EQ(S.Runs[I].SliceCtas, Serial.Runs[I].SliceCtas);
+    EXPECT_EQ(S.Runs[I].launch, Serial.Runs[I].launch);
+    EXPECT_EQ(S.Runs[I].lane, Serial.Runs[I].lane);
+    EXPECT_EQ(S.Runs[I].firstCta, Serial.Runs[I].firstCta);
+    EXPECT_EQ(S.Runs[I].ctas, Serial.Runs[I].ctas);
+    EXPECT_EQ(S.Runs[I].sliceCtas, Serial.Runs[I].sliceCtas);
   }
   EXPECT_NEAR(S.PredictedSeconds, Serial.PredictedSeconds, 1e-15);
   EXPECT_TRUE(anyNoteHas(S, "no other launch ready"));
@@ -622,7 +622,7 @@ TEST(KerneletPlan, SmRangesAreForWorkersOnTheDevicesSms) {
   Launches[0].Workers = true;
   Schedule S;
   // Launch 0 as 4 workers per SM on SMs 66-131, launch 1 whole.
-  S.Runs = {{0, 0, 0, 1000, 264, false, 4, 66, 66}, {1, 1, 0, 500, 500}};
+  S.Runs = {{0, 0, 0, 1000, 264, 4, 66, 66}, {1, 1, 0, 500, 500}};
   std::string Error;
   EXPECT_TRUE(checkSchedule(Launches, S, &Error, 132)) << Error;
   EXPECT_TRUE(std::isfinite(predictSeconds(h100(), Launches, S)));
@@ -631,7 +631,7 @@ TEST(KerneletPlan, SmRangesAreForWorkersOnTheDevicesSms) {
             std::string::npos)
       << Error;
   // A range without workers: launch 1 is not confined as the original.
-  S.Runs[1] = {1, 1, 0, 500, 500, false, 0, 0, 66};
+  S.Runs[1] = {1, 1, 0, 500, 500, 0, 0, 66};
   EXPECT_FALSE(checkSchedule(Launches, S, &Error, 132));
   EXPECT_NE(Error.find("confined to SMs only as workers"), std::string::npos)
       << Error;

@@ -1,15 +1,15 @@
-//===- KerneletSearch.cpp - Measured search for recurring batches ---------===//
+//===- LayoutSearch.cpp - Measured search for recurring batches -----------===//
 //
 // Layouts of streams on two lanes, their slice runs, and the hill climbing
-// over them.  See KerneletSearch.h.
+// over them.  See LayoutSearch.h.
 //===----------------------------------------------------------------------===//
-#include "batch/KerneletSearch.h"
+#include "batch/LayoutSearch.h"
 
 #include <algorithm>
 #include <cstdint>
 #include <tuple>
 
-namespace smc::kernelet {
+namespace smc::batch {
 
 bool Layout::operator==(const Layout &O) const {
   return Lanes[0] == O.Lanes[0] && Lanes[1] == O.Lanes[1] && Splits == O.Splits;
@@ -145,7 +145,7 @@ std::vector<Layout> neighbours(const Layout &L) {
   return Out;
 }
 
-std::vector<SliceRun> layoutRuns(const DeviceModel &M,
+std::vector<SliceRun> layoutRuns(const PlanDevice &M,
                                  const std::vector<PendingLaunch> &Launches,
                                  const Layout &L) {
   std::vector<SliceRun> Runs;
@@ -185,8 +185,8 @@ std::vector<SliceRun> layoutRuns(const DeviceModel &M,
           Workers = (workersPerSmFit(Launch) * Quarters + 3) / 4;
           Slice = std::min<uint64_t>(uint64_t(Workers) * Sms, T.Ctas);
         }
-        Runs.push_back({I, Lane, 0, T.Ctas, unsigned(Slice), false, Workers,
-                        SmFirst, SmCount});
+        Runs.push_back(
+            {I, Lane, 0, T.Ctas, unsigned(Slice), Workers, SmFirst, SmCount});
       }
     }
   return Runs;
@@ -306,4 +306,4 @@ bool LayoutSearch::restart() {
   return true;
 }
 
-} // namespace smc::kernelet
+} // namespace smc::batch

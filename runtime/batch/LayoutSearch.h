@@ -1,32 +1,32 @@
-//===- KerneletSearch.h - Measured search for recurring batches -*- C++ -*-===//
+//===- LayoutSearch.h - Measured search for recurring batches ---*- C++ -*-===//
 //
 // A batch of launches from several streams can be laid out on the two lanes
 // of smc::Batch in many ways: which streams share a lane, in which order
 // each lane runs its streams, and whether each stream's launches run whole
 // or in slices.  Lanes run side by side, so the layout decides which
-// kernels co-run and in what proportion.  On an H200 the Markov-chain
-// model (KerneletModel.h) did not rank layouts (Spearman rank correlation
-// -0.19 to 0.05 against their measured makespans, eight mixes of four
-// suite workloads), while the best measured layout beat plain streams by
-// up to 18% (geomean 9%).  So for a batch that recurs, LayoutSearch climbs
-// from the streams-like layout through neighbouring ones, measuring each
-// candidate once as the program runs it (the hill climbing of "Enabling
-// and Exploiting Flexible Task Assignment on GPU through SM-Centric
+// kernels co-run and in what proportion.  On an H200 the Kernelet paper's
+// Markov-chain model (bench/kernelet/KerneletModel.h) did not rank layouts
+// (Spearman rank correlation -0.19 to 0.05 against their measured makespans,
+// eight mixes of four suite workloads), while the best measured layout beat
+// plain streams by up to 18% (geomean 9%).  So for a batch that recurs,
+// LayoutSearch climbs from the streams-like layout through neighbouring ones,
+// measuring each candidate once as the program runs it (the hill climbing of
+// "Enabling and Exploiting Flexible Task Assignment on GPU through SM-Centric
 // Program Transformations", ICS 2015, applied to layouts), restarts near
 // the best when a climb is stuck, and keeps the best once its trials are
 // spent.  Pure logic: no CUDA.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_KERNELETSEARCH_H
-#define SMC_RUNTIME_KERNELETSEARCH_H
+#ifndef SMC_RUNTIME_LAYOUTSEARCH_H
+#define SMC_RUNTIME_LAYOUTSEARCH_H
 
-#include "batch/KerneletModel.h"
+#include "batch/SliceRuns.h"
 #include "smc/smc.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace smc::kernelet {
+namespace smc::batch {
 
 // How a stream's launches run on their lane (smc.h documents the shares).
 using Split = Batch::Split;
@@ -91,7 +91,7 @@ std::vector<Layout> neighbours(const Layout &L);
 // that has no Workers runs whole); a launch of a Partition stream runs
 // whole as all the workers it fits per SM on its lane's half of the SMs
 // (lane 0: SMs [0, NumSms / 2), lane 1: the rest).
-std::vector<SliceRun> layoutRuns(const DeviceModel &M,
+std::vector<SliceRun> layoutRuns(const PlanDevice &M,
                                  const std::vector<PendingLaunch> &Launches,
                                  const Layout &L);
 
@@ -161,6 +161,6 @@ private:
   unsigned ConfirmRuns;
 };
 
-} // namespace smc::kernelet
+} // namespace smc::batch
 
-#endif // SMC_RUNTIME_KERNELETSEARCH_H
+#endif // SMC_RUNTIME_LAYOUTSEARCH_H

@@ -9,15 +9,22 @@
 // split of an SM between them (CTAs of each per SM) whose slices take
 // equally long.  planGreedy() turns the launches of several streams into
 // runs of slices on two lanes, pairing the most profitable kernels while
-// keeping each stream's order, and predicts the makespan; smc::Batch
-// executes the runs.
+// keeping each stream's order, and predicts the makespan; smc::Batch runs
+// such a plan as an explicit one (Batch::run(runs), KerneletPlan.h).
 //
-// Words: a slice is one launch of a range of a kernel's CTAs; c CTAs of a
-// kernel per SM make slices of c * NumSms CTAs; a kernel's warps on the
-// virtual SM are its warps per SM over the SM's warp schedulers.
+// On Hopper the model does not rank co-schedules (docs/results/kernelet.md),
+// so it is not part of the runtime: it is kept here, beside the benchmark
+// that compares it with smc::Batch's measured layout search.
+//
+// Words (runtime/batch/SliceRuns.h): a slice is one launch of a range of a
+// kernel's CTAs; c CTAs of a kernel per SM make slices of c * NumSms CTAs;
+// a kernel's warps on the virtual SM are its warps per SM over the SM's
+// warp schedulers.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_KERNELETMODEL_H
-#define SMC_RUNTIME_KERNELETMODEL_H
+#ifndef SMC_BENCH_KERNELETMODEL_H
+#define SMC_BENCH_KERNELETMODEL_H
+
+#include "batch/SliceRuns.h"
 
 #include <optional>
 #include <string>
@@ -25,12 +32,23 @@
 
 namespace smc::kernelet {
 
+// The words of smc::Batch's plans.
+using batch::checkSchedule;
+using batch::checkTraits;
+using batch::KernelTraits;
+using batch::minSliceCtas;
+using batch::PendingLaunch;
+using batch::planSerial;
+using batch::Schedule;
+using batch::SliceRun;
+
 //===----------------------------------------------------------------------===//
 // The Markov-chain IPC model
 //===----------------------------------------------------------------------===//
 
-struct DeviceModel {
-  unsigned NumSms = 132;
+// The device as the model sees it: as a batch's plans do (its SMs, what
+// slicing costs), and its warp schedulers and memory latency.
+struct DeviceModel : batch::PlanDevice {
   // Per SM.  The chain runs on a virtual SM of one scheduler: warps per
   // scheduler = warps per SM / WarpSchedulers, rounded to nearest, at least
   // 1 when there are warps (0 schedulers count as 1).
@@ -41,14 +59,6 @@ struct DeviceModel {
   // virtual SM.  A latency of 0 or less wakes idle warps at once.
   double LatencyBase = 400;
   double LatencySlope = 10;
-  // What one more slice launch costs (its launch and the tail it ends in),
-  // and the most of a launch's time its slicing may cost (the paper's p,
-  // 2%): slices are at least minSliceCtas() long, and a launch too short
-  // for two such slices is not sliced.  Without this rule a launch of
-  // half a million 2 us CTAs went into a thousand one-wave slices and ran
-  // 1.7x as long as plain streams (H200).
-  double SliceLaunchSeconds = 5e-6;
-  double MaxSliceOverhead = 0.02;
 };
 
 // Whether M can place kernels (NumSms and MaxWarpsPerSm not 0); else false
@@ -113,25 +123,6 @@ DeviceModel calibrate(DeviceModel Base, const std::vector<IpcSample> &Samples);
 // Kernels and pair co-schedules
 //===----------------------------------------------------------------------===//
 
-struct KernelTraits {
-  std::string Name;
-  unsigned Ctas = 0; // CTAs in the launch (grid size)
-  unsigned WarpsPerCta = 0;
-  unsigned CtasPerSm = 0;  // the most CTAs of it on one SM when alone
-  double MemRatio = 0;     // global memory warp instructions / all
-  double AloneSeconds = 0; // the launch alone on the whole GPU
-};
-
-// The fewest CTAs a slice of T may have: as many as it runs, alone, in
-// SliceLaunchSeconds / MaxSliceOverhead (at least 1; 1 when the model or
-// T's time is incomplete).
-unsigned minSliceCtas(const DeviceModel &M, const KernelTraits &T);
-
-// Whether the model can predict T: CTAs, warps, occupancy, a memory ratio
-// in [0, 1] and a positive finite alone time; else false with *Error
-// saying what is missing.
-bool checkTraits(const KernelTraits &T, std::string *Error = nullptr);
-
 // A split of each SM between kernels A and B, with the model's prediction.
 // Alone, a kernel processes Ctas / AloneSeconds CTAs per second at the IPC
 // of its occupancy alone, min(CtasPerSm, ceil(Ctas / NumSms)) CTAs per SM;
@@ -165,60 +156,6 @@ choosePair(const DeviceModel &M, const KernelTraits &A, const KernelTraits &B);
 // Schedules
 //===----------------------------------------------------------------------===//
 
-struct PendingLaunch {
-  unsigned Stream = 0;
-  KernelTraits Traits;
-  bool Sliceable = true;
-  bool Known = true; // traits measured
-  // Its SM-centric variant runs as persistent workers (loop mode), so it
-  // can run whole at a chosen number of workers per SM.
-  bool Workers = false;
-  // How many of those workers fit on one SM (0: as many as CTAs of the
-  // original, Traits.CtasPerSm).  Fewer where the variant needs more
-  // registers (sad: 20 against 32 CTAs of 64 threads).
-  unsigned WorkersPerSmFit = 0;
-};
-
-// The workers of L that fit on one SM: WorkersPerSmFit, else the
-// original's CTAs per SM.
-inline unsigned workersPerSmFit(const PendingLaunch &L) {
-  return L.WorkersPerSmFit ? L.WorkersPerSmFit : L.Traits.CtasPerSm;
-}
-
-// One run of consecutive slices of one launch on one lane (lanes are the
-// two streams the executor launches on): CTAs [FirstCta, FirstCta + Ctas)
-// in slices of SliceCtas (the last may be smaller).  SliceCtas == Ctas:
-// one launch of the whole range.
-struct SliceRun {
-  unsigned Launch = 0;
-  unsigned Lane = 0;
-  unsigned FirstCta = 0;
-  unsigned Ctas = 0;
-  unsigned SliceCtas = 0;
-  // This run and every later one start only after every earlier run has
-  // ended: how a plan keeps a launch alone on the device (a fence before
-  // it and before the run after it).  Lanes wait on each other's last run.
-  bool Fence = false;
-  // Not 0: the run is the whole launch as its SM-centric variant with this
-  // many workers per SM (one launch; SliceCtas is WorkersPerSm * NumSms,
-  // what the model sees: as many CTAs of it on the GPU at once).
-  unsigned WorkersPerSm = 0;
-  // Not 0 (with WorkersPerSm): the workers run only on SMs [SmFirst,
-  // SmFirst + SmCount), an SM partition.  SliceCtas is then WorkersPerSm *
-  // SmCount: the model spreads them over every SM (it has no notion of
-  // which SM a CTA is on).
-  unsigned SmFirst = 0;
-  unsigned SmCount = 0;
-};
-
-struct Schedule {
-  // In enqueue order: a run's launch's stream predecessors end in earlier
-  // runs, and each lane runs its runs in this order.
-  std::vector<SliceRun> Runs;
-  double PredictedSeconds = 0;    // the model's makespan
-  std::vector<std::string> Notes; // one per decision: pairs and why alone
-};
-
 // The greedy co-scheduler (the paper's Algorithm 1), simulated in model
 // time.  A launch is ready when every earlier launch of its Stream (in
 // vector order) has ended.  With both lanes free, the ready pair of highest
@@ -239,25 +176,10 @@ Schedule planGreedy(const DeviceModel &M,
                     const std::vector<PendingLaunch> &Launches,
                     double MinProfit = 0.02);
 
-// The baseline: each launch whole on lane 0, in the given order;
-// PredictedSeconds is the sum of the alone times.
-Schedule planSerial(const std::vector<PendingLaunch> &Launches);
-
-// Whether S is a plan the executor can run for Launches: every CTA of
-// every launch in exactly one run, each launch's runs in CTA order on one
-// lane (0 or 1), slices of at least one CTA, a launch that is not Sliceable
-// in one whole run, a run of workers only of a whole launch that has
-// Workers, an SM range only for workers (within NumSms, where not 0), and
-// each launch's first run after every run of the earlier launches of its
-// stream.  Else false with *Error naming the run.
-bool checkSchedule(const std::vector<PendingLaunch> &Launches,
-                   const Schedule &S, std::string *Error = nullptr,
-                   unsigned NumSms = 0);
-
 // The model's makespan of S: each lane runs its runs in order, a run
 // starts once its launch's earlier runs and its stream's earlier launches
 // have ended (and past fences), and runs in flight on both lanes progress
-// at their pair's rates (a run's CTAs per SM: ceil(SliceCtas / NumSms),
+// at their pair's rates (a run's CTAs per SM: ceil(sliceCtas / NumSms),
 // at most the occupancy alone), a run alone at its solo rate (a whole
 // launch: its alone time).  A launch the model cannot predict runs at its
 // alone rate, at half of it beside another run, and in no time without an
@@ -268,4 +190,4 @@ double predictSeconds(const DeviceModel &M,
 
 } // namespace smc::kernelet
 
-#endif // SMC_RUNTIME_KERNELETMODEL_H
+#endif // SMC_BENCH_KERNELETMODEL_H

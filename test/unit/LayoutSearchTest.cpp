@@ -1,23 +1,23 @@
-//===- KerneletSearchTest.cpp - Tests of the layout search ----------------===//
+//===- LayoutSearchTest.cpp - Tests of the layout search ------------------===//
 //
 // Layouts place every stream once; the balanced enumeration is complete and
 // without repeats; neighbours are one toggle or one swap away; the slice
 // runs of a layout keep each stream's launches in order on its lane with
-// slices no shorter than the model's minimum; the hill climbing reaches
+// slices no shorter than the minimum slice; the hill climbing reaches
 // the fastest layout of a landscape whose steps all lead there, ignores
 // gains below its threshold and stops within its trial budget.
 //===----------------------------------------------------------------------===//
-#include "batch/KerneletSearch.h"
+#include "batch/LayoutSearch.h"
 
 #include <gtest/gtest.h>
 
 #include <set>
 
-using namespace smc::kernelet;
+using namespace smc::batch;
 
 namespace {
 
-TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
+TEST(BatchLayout, StreamsLayoutDealsStreamsWhole) {
   Layout L = streamsLayout(5);
   EXPECT_EQ(L.Lanes[0], (std::vector<unsigned>{0, 2, 4}));
   EXPECT_EQ(L.Lanes[1], (std::vector<unsigned>{1, 3}));
@@ -38,7 +38,7 @@ TEST(KerneletLayout, StreamsLayoutDealsStreamsWhole) {
   EXPECT_EQ(L.text(), "lane 0: 0 2s 4p | lane 1: 1 3w");
 }
 
-TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
+TEST(BatchLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
   // 4 streams: any two on lane 0 (6 ways), each lane in either order.
   std::vector<Layout> Four = balancedLayouts(4);
   EXPECT_EQ(Four.size(), 24u * 81);
@@ -85,7 +85,7 @@ TEST(KerneletLayout, BalancedLayoutsAreEveryOrderTimesEverySplit) {
   EXPECT_TRUE(balancedLayouts(0).empty());
 }
 
-TEST(KerneletLayout, NeighboursAreOneSplitOneMoveOrOneSwapAway) {
+TEST(BatchLayout, NeighboursAreOneSplitOneMoveOrOneSwapAway) {
   Layout L = streamsLayout(4);
   std::vector<Layout> N = neighbours(L);
   // Splits (the search's: no Partition), the mirror, 4 moves, 6 swaps.
@@ -126,7 +126,7 @@ TEST(KerneletLayout, NeighboursAreOneSplitOneMoveOrOneSwapAway) {
   EXPECT_TRUE(Unique.count(Mirror));
 }
 
-TEST(KerneletLayout, TwoStreamsCanShareALane) {
+TEST(BatchLayout, TwoStreamsCanShareALane) {
   // From two streams side by side, one move runs them one after the
   // other, in either order.
   std::vector<Layout> N = neighbours(streamsLayout(2));
@@ -156,8 +156,8 @@ PendingLaunch launch(unsigned Stream, unsigned Ctas, double Seconds,
   return P;
 }
 
-TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
-  DeviceModel M; // slices of at least 250 us (5 us at 2%)
+TEST(BatchLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
+  PlanDevice M; // slices of at least 250 us (5 us at 2%)
   std::vector<PendingLaunch> Launches = {
       launch(0, 100000, 4e-3), launch(1, 100000, 4e-3),
       launch(0, 100000, 4e-3), launch(2, 5000, 1e-3, /*Sliceable=*/false),
@@ -171,27 +171,27 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   // stream 0 (launches 0, 2), stream 3 (launch 4).
   std::vector<unsigned> Order;
   for (const SliceRun &R : Runs)
-    Order.push_back(R.Launch);
+    Order.push_back(R.launch);
   EXPECT_EQ(Order, (std::vector<unsigned>{3, 1, 5, 0, 2, 4}));
   for (const SliceRun &R : Runs) {
-    const PendingLaunch &P = Launches[R.Launch];
-    EXPECT_EQ(R.Lane, P.Stream == 0 || P.Stream == 2 ? 0u : 1u);
-    EXPECT_EQ(R.FirstCta, 0u);
-    EXPECT_EQ(R.Ctas, P.Traits.Ctas);
-    EXPECT_FALSE(R.Fence);
-    EXPECT_EQ(R.WorkersPerSm, 0u);
+    const PendingLaunch &P = Launches[R.launch];
+    EXPECT_EQ(R.lane, P.Stream == 0 || P.Stream == 2 ? 0u : 1u);
+    EXPECT_EQ(R.firstCta, 0u);
+    EXPECT_EQ(R.ctas, P.Traits.Ctas);
+    EXPECT_FALSE(R.fence);
+    EXPECT_EQ(R.workersPerSm, 0u);
   }
   // 4 ms of 100000 CTAs: half occupancy is 4 x 132 = 528 CTAs, the minimum
   // slice 6250.
-  EXPECT_EQ(Runs[1].SliceCtas, 6250u);
-  EXPECT_EQ(Runs[3].SliceCtas, 6250u);
-  EXPECT_EQ(Runs[2].SliceCtas, 25000u); // 1 ms: a quarter
-  EXPECT_EQ(Runs[0].SliceCtas, 5000u);  // not sliceable: whole
-  EXPECT_EQ(Runs[5].SliceCtas, 1000u);  // 100 us: too short to slice
+  EXPECT_EQ(Runs[1].sliceCtas, 6250u);
+  EXPECT_EQ(Runs[3].sliceCtas, 6250u);
+  EXPECT_EQ(Runs[2].sliceCtas, 25000u); // 1 ms: a quarter
+  EXPECT_EQ(Runs[0].sliceCtas, 5000u);  // not sliceable: whole
+  EXPECT_EQ(Runs[5].sliceCtas, 1000u);  // 100 us: too short to slice
   L.Splits.assign(4, Split::Whole);
   for (const SliceRun &R : layoutRuns(M, Launches, L)) {
-    EXPECT_EQ(R.SliceCtas, R.Ctas);
-    EXPECT_EQ(R.WorkersPerSm, 0u);
+    EXPECT_EQ(R.sliceCtas, R.ctas);
+    EXPECT_EQ(R.workersPerSm, 0u);
   }
   // Workers: half the CTAs per SM (8 -> 4), whole launches, in one run;
   // a launch without persistent workers runs whole.  A quarter: 2, three
@@ -199,9 +199,9 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   Launches[0].Workers = false;
   L.Splits.assign(4, Split::Workers);
   for (const SliceRun &R : layoutRuns(M, Launches, L)) {
-    EXPECT_EQ(R.Ctas, Launches[R.Launch].Traits.Ctas);
-    EXPECT_EQ(R.WorkersPerSm, R.Launch == 0 ? 0u : 4u) << R.Launch;
-    EXPECT_EQ(R.SliceCtas, R.Launch == 0 ? R.Ctas : std::min(R.Ctas, 4u * 132));
+    EXPECT_EQ(R.ctas, Launches[R.launch].Traits.Ctas);
+    EXPECT_EQ(R.workersPerSm, R.launch == 0 ? 0u : 4u) << R.launch;
+    EXPECT_EQ(R.sliceCtas, R.launch == 0 ? R.ctas : std::min(R.ctas, 4u * 132));
   }
   // Shares are of the workers that fit on an SM where the SM-centric
   // variant fits fewer than the original's CTAs (5 of 8): three quarters
@@ -209,27 +209,27 @@ TEST(KerneletLayout, RunsKeepStreamsInOrderWithLongEnoughSlices) {
   Launches[1].WorkersPerSmFit = 5;
   L.Splits.assign(4, Split::ManyWorkers);
   for (const SliceRun &R : layoutRuns(M, Launches, L)) {
-    if (R.Launch == 1 || R.Launch == 2)
-      EXPECT_EQ(R.WorkersPerSm, R.Launch == 1 ? 4u : 6u) << R.Launch;
-    EXPECT_EQ(R.SmCount, 0u) << R.Launch; // on every SM
+    if (R.launch == 1 || R.launch == 2)
+      EXPECT_EQ(R.workersPerSm, R.launch == 1 ? 4u : 6u) << R.launch;
+    EXPECT_EQ(R.smCount, 0u) << R.launch; // on every SM
   }
   // Partition: every worker that fits, on the lane's half of the SMs
   // (lane 0: SMs 0-65, lane 1: 66-131); without workers, whole on every
   // SM.
   L.Splits.assign(4, Split::Partition);
   for (const SliceRun &R : layoutRuns(M, Launches, L)) {
-    const PendingLaunch &P = Launches[R.Launch];
-    EXPECT_EQ(R.Ctas, P.Traits.Ctas);
+    const PendingLaunch &P = Launches[R.launch];
+    EXPECT_EQ(R.ctas, P.Traits.Ctas);
     if (!P.Workers) {
-      EXPECT_EQ(R.WorkersPerSm, 0u);
-      EXPECT_EQ(R.SmCount, 0u);
-      EXPECT_EQ(R.SliceCtas, R.Ctas);
+      EXPECT_EQ(R.workersPerSm, 0u);
+      EXPECT_EQ(R.smCount, 0u);
+      EXPECT_EQ(R.sliceCtas, R.ctas);
       continue;
     }
-    EXPECT_EQ(R.WorkersPerSm, R.Launch == 1 ? 5u : 8u) << R.Launch;
-    EXPECT_EQ(R.SmFirst, R.Lane ? 66u : 0u) << R.Launch;
-    EXPECT_EQ(R.SmCount, 66u) << R.Launch;
-    EXPECT_EQ(R.SliceCtas, std::min(R.Ctas, R.WorkersPerSm * 66)) << R.Launch;
+    EXPECT_EQ(R.workersPerSm, R.launch == 1 ? 5u : 8u) << R.launch;
+    EXPECT_EQ(R.smFirst, R.lane ? 66u : 0u) << R.launch;
+    EXPECT_EQ(R.smCount, 66u) << R.launch;
+    EXPECT_EQ(R.sliceCtas, std::min(R.ctas, R.workersPerSm * 66)) << R.launch;
   }
 }
 
@@ -247,7 +247,7 @@ double cost(const Layout &L) {
   return Seconds + (ThreeOnLaneZero ? 0 : 0.05);
 }
 
-TEST(KerneletSearch, ClimbsToTheFastestLayout) {
+TEST(LayoutSearch, ClimbsToTheFastestLayout) {
   LayoutSearch Search(streamsLayout(4));
   unsigned Runs = 0;
   double Last = 10;
@@ -268,7 +268,7 @@ TEST(KerneletSearch, ClimbsToTheFastestLayout) {
   EXPECT_DOUBLE_EQ(Search.bestSeconds(), 1.0);
 }
 
-TEST(KerneletSearch, FindsStreamsOneAfterTheOther) {
+TEST(LayoutSearch, FindsStreamsOneAfterTheOther) {
   // Two streams that slow each other down side by side (on the lanes as
   // plain streams would be, or as workers): the search runs them on one
   // lane, one after the other, and the runs of that layout are all on it.
@@ -282,15 +282,15 @@ TEST(KerneletSearch, FindsStreamsOneAfterTheOther) {
   const Layout &Best = Search.best();
   unsigned Lane = Best.Lanes[0].empty() ? 1 : 0;
   ASSERT_EQ(Best.Lanes[Lane].size(), 2u);
-  DeviceModel M;
+  PlanDevice M;
   std::vector<PendingLaunch> Launches = {
       launch(0, 1000, 1e-3), launch(1, 1000, 1e-3), launch(0, 1000, 1e-3)};
   std::vector<SliceRun> Runs = layoutRuns(M, Launches, Best);
   ASSERT_EQ(Runs.size(), 3u);
   std::vector<unsigned> Streams;
   for (const SliceRun &R : Runs) {
-    EXPECT_EQ(R.Lane, Lane);
-    Streams.push_back(Launches[R.Launch].Stream);
+    EXPECT_EQ(R.lane, Lane);
+    Streams.push_back(Launches[R.launch].Stream);
   }
   // Each stream's launches together, in the lane's order.
   unsigned First = Best.Lanes[Lane][0];
@@ -298,7 +298,7 @@ TEST(KerneletSearch, FindsStreamsOneAfterTheOther) {
                                  : std::vector<unsigned>{1, 0, 0}));
 }
 
-TEST(KerneletSearch, MovesAtTheFirstBetterNeighbour) {
+TEST(LayoutSearch, MovesAtTheFirstBetterNeighbour) {
   // The first neighbour tried is faster, every other layout as slow as the
   // start: the climb moves there at once and tries its neighbours next,
   // not the rest of the start's.
@@ -316,7 +316,7 @@ TEST(KerneletSearch, MovesAtTheFirstBetterNeighbour) {
   }
 }
 
-TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
+TEST(LayoutSearch, GainsBelowTheThresholdDoNotMove) {
   Layout Start = streamsLayout(4);
   LayoutSearch Search(Start, /*MinGain=*/0.02, /*MaxTrials=*/60);
   Search.measured(1.0); // the start
@@ -332,7 +332,7 @@ TEST(KerneletSearch, GainsBelowTheThresholdDoNotMove) {
   EXPECT_GT(Search.climbs(), 1u);
 }
 
-TEST(KerneletSearch, LuckyRunsDoNotWin) {
+TEST(LayoutSearch, LuckyRunsDoNotWin) {
   // Workers on stream 0 run fast Fast times, then slow: a layout whose time
   // depends on which kernel the hardware places first.  It is run until
   // one run is slow (at most 4 runs in all), and then dropped.
@@ -353,7 +353,7 @@ TEST(KerneletSearch, LuckyRunsDoNotWin) {
   }
 }
 
-TEST(KerneletSearch, AWinnerCountsWithItsSlowestConfirmingRun) {
+TEST(LayoutSearch, AWinnerCountsWithItsSlowestConfirmingRun) {
   Layout Start = streamsLayout(2);
   Layout Better = Start;
   Better.Splits[1] = Split::Slices;
@@ -374,7 +374,7 @@ TEST(KerneletSearch, AWinnerCountsWithItsSlowestConfirmingRun) {
   EXPECT_DOUBLE_EQ(Once.bestSeconds(), 0.6);
 }
 
-TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
+TEST(LayoutSearch, SettlesWhenNothingIsLeftToTry) {
   // One stream: on either lane, a layout per split the search tries, ten in
   // all.
   LayoutSearch Search(streamsLayout(1));
@@ -388,7 +388,7 @@ TEST(KerneletSearch, SettlesWhenNothingIsLeftToTry) {
   EXPECT_EQ(Search.best().Splits[0], Split::Workers);
 }
 
-TEST(KerneletSearch, StopsWithinItsTrialBudget) {
+TEST(LayoutSearch, StopsWithinItsTrialBudget) {
   LayoutSearch Search(streamsLayout(4), 0.02, /*MaxTrials=*/5);
   double Seconds = 1;
   while (!Search.settled())
