@@ -56,8 +56,6 @@ using namespace llvm;
 
 namespace smc {
 
-AnalysisKey LegalityAnalysis::Key;
-
 const DILocation *outermostLocation(const Instruction *I) {
   const DILocation *L = I ? I->getDebugLoc().get() : nullptr;
   while (L && L->getInlinedAt())

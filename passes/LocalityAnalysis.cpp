@@ -56,8 +56,6 @@ using namespace llvm;
 
 namespace smc {
 
-AnalysisKey LocalityAnalysis::Key;
-
 namespace {
 
 const char *const DimNames[] = {"x", "y", "z"};

@@ -74,6 +74,7 @@
 #ifndef SMC_PASSES_LOCALITYANALYSIS_H
 #define SMC_PASSES_LOCALITYANALYSIS_H
 
+#include "PassMixins.h"
 #include "smc/abi.h"
 
 #include "llvm/ADT/MapVector.h"
@@ -108,20 +109,15 @@ struct KernelLocality {
 };
 
 /// Locality of each selected kernel, in module order.
-class LocalityAnalysis : public llvm::AnalysisInfoMixin<LocalityAnalysis> {
-public:
-  using Result = llvm::MapVector<llvm::Function *, KernelLocality>;
+struct LocalityAnalysis
+    : KeyedAnalysis<LocalityAnalysis,
+                    llvm::MapVector<llvm::Function *, KernelLocality>> {
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
-
-private:
-  friend llvm::AnalysisInfoMixin<LocalityAnalysis>;
-  static llvm::AnalysisKey Key;
 };
 
 /// print<smc-locality>: one line per selected kernel.
-struct LocalityPrinterPass : llvm::PassInfoMixin<LocalityPrinterPass> {
+struct LocalityPrinterPass : RequiredPass<LocalityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc
