@@ -1,26 +1,25 @@
 //===- LocalityAnalysis.cpp - Which neighbouring CTAs share data ----------===//
 //
-// For each kernel: collect its global-memory reads; split each address into
-// a base (a kernel parameter, a __device__ variable, a pointer loaded from
-// the parameter space) and a byte offset; turn the offset's SCEV into a
-// polynomial whose atoms are blockIdx.d, threadIdx.d, blockDim.d, the
+// For one kernel, as it stands: collect its global-memory reads; split each
+// address into a base (a kernel parameter, a __device__ variable, a pointer
+// loaded from the parameter space) and a byte offset; turn the offset's SCEV
+// into a polynomial whose atoms are blockIdx.d, threadIdx.d, blockDim.d, the
 // iteration of a loop, and values the same for the whole grid
 // (LocalityPolynomial.cpp); then decide, per dimension, shared / disjoint /
 // unknown (LocalitySharing.cpp), and from that the kernel's class (the rules
-// are in LocalityAnalysis.h).
+// are in LocalityAnalysis.h).  The analysis changes nothing; kernels the
+// optimizer has not simplified are given to it as a simplified copy by the
+// passes that report it (SimplifiedCopy.h), as is print<smc-locality>.
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes='print<smc-locality>' \
 //            -disable-output in.ll
 //===----------------------------------------------------------------------===//
 #include "LocalityAnalysis.h"
 #include "CTAUniformity.h"
-#include "Diagnostics.h"
-#include "KernelSelection.h"
 #include "Legality.h"
 #include "LocalityChecker.h"
+#include "SimplifiedCopy.h"
 
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallVector.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ValueTracking.h"
@@ -30,19 +29,9 @@
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/Debug.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Transforms/InstCombine/InstCombine.h"
-#include "llvm/Transforms/Scalar/EarlyCSE.h"
-#include "llvm/Transforms/Scalar/SROA.h"
-#include "llvm/Transforms/Scalar/SimplifyCFG.h"
-#include "llvm/Transforms/Utils/Cloning.h"
-#include "llvm/Transforms/Utils/LoopSimplify.h"
 
 #include <algorithm>
-
-#define DEBUG_TYPE SMC_NAME
 
 using namespace llvm;
 
@@ -193,105 +182,6 @@ KernelLocality KernelChecker::check() {
 
 using namespace locality;
 
-//===----------------------------------------------------------------------===//
-// Kernels the optimizer has not simplified
-//===----------------------------------------------------------------------===//
-
-// Is K unoptimized (-O0) or does it call functions with a body?
-static bool needsSimplifiedCopy(const Function &K) {
-  if (K.hasOptNone())
-    return true;
-  for (const Instruction &I : instructions(K))
-    if (const auto *Call = dyn_cast<CallBase>(&I))
-      if (const Function *Callee = Call->getCalledFunction())
-        if (!Callee->isDeclaration() && !Callee->isIntrinsic())
-          return true;
-  return false;
-}
-
-// Inlines the calls of functions with a body into F, level by level, up to
-// a budget (recursion stays calls).
-static void inlineCalls(Function &F) {
-  unsigned Budget = 4096;
-  for (unsigned Level = 0; Level < 16 && Budget; ++Level) {
-    SmallVector<CallBase *, 16> Calls;
-    for (Instruction &I : instructions(F))
-      if (auto *Call = dyn_cast<CallBase>(&I))
-        if (Function *Callee = Call->getCalledFunction())
-          if (!Callee->isDeclaration() && Callee != &F && !Callee->isVarArg() &&
-              !Callee->isIntrinsic() &&
-              Callee->getFunctionType() == Call->getFunctionType())
-            Calls.push_back(Call);
-    if (Calls.empty())
-      return;
-    bool Inlined = false;
-    for (CallBase *Call : Calls) {
-      if (!Budget)
-        break;
-      --Budget;
-      InlineFunctionInfo IFI;
-      Inlined |= InlineFunction(*Call, IFI).isSuccess();
-    }
-    if (!Inlined)
-      return;
-  }
-}
-
-// Moves the reads of blockIdx, threadIdx, blockDim and gridDim to the entry
-// block (what LICM would do at -O1 and above), so that a loop stepping by
-// blockDim.x * gridDim.x is a recurrence ScalarEvolution sees.
-static void hoistGridRegisterReads(Function &F) {
-  BasicBlock &Entry = F.getEntryBlock();
-  SmallVector<Instruction *, 16> Reads;
-  for (Instruction &I : instructions(F))
-    if (SpecialRegister R = specialRegister(&I);
-        R.Kind != SpecialRegister::None && R.Kind != SpecialRegister::PerThread)
-      Reads.push_back(&I);
-  for (Instruction *I : Reads)
-    if (I->getParent() != &Entry)
-      I->moveBefore(Entry.getFirstInsertionPt());
-}
-
-// Analyses the kernels Ks on a simplified copy of M.
-static void analyseSimplifiedCopies(Module &M, ArrayRef<Function *> Ks,
-                                    DenseMap<Function *, KernelLocality> &Out) {
-  ValueToValueMapTy VMap;
-  std::unique_ptr<Module> Copy = CloneModule(M, VMap);
-  for (Function &F : *Copy) {
-    F.removeFnAttr(Attribute::OptimizeNone);
-    F.removeFnAttr(Attribute::NoInline);
-  }
-  PassBuilder PB;
-  LoopAnalysisManager LAM;
-  FunctionAnalysisManager FAM;
-  CGSCCAnalysisManager CGAM;
-  ModuleAnalysisManager MAM;
-  PB.registerModuleAnalyses(MAM);
-  PB.registerCGSCCAnalyses(CGAM);
-  PB.registerFunctionAnalyses(FAM);
-  PB.registerLoopAnalyses(LAM);
-  PB.crossRegisterProxies(LAM, FAM, CGAM, MAM);
-  FAM.registerPass([] { return CTAUniformityAnalysis(); });
-  FunctionPassManager Simplify;
-  Simplify.addPass(SROAPass(SROAOptions::ModifyCFG));
-  Simplify.addPass(EarlyCSEPass(/*UseMemorySSA=*/false));
-  Simplify.addPass(InstCombinePass());
-  Simplify.addPass(SimplifyCFGPass());
-  Simplify.addPass(LoopSimplifyPass());
-  for (Function *K : Ks) {
-    auto &KC = *cast<Function>(VMap[K]);
-    inlineCalls(KC);
-    hoistGridRegisterReads(KC);
-    Simplify.run(KC, FAM);
-    Out[K] = KernelChecker(KC, FAM.getResult<ScalarEvolutionAnalysis>(KC),
-                           FAM.getResult<LoopAnalysis>(KC),
-                           FAM.getResult<CTAUniformityAnalysis>(KC))
-                 .check();
-  }
-  FAM.clear();
-  MAM.clear();
-}
-
 std::string KernelLocality::describe() const {
   std::string S = smcLocalityText(Class);
   std::string Parts;
@@ -320,37 +210,18 @@ std::string KernelLocality::describe() const {
     }
   return Parts.empty() ? S : S + " (" + Parts + ")";
 }
-LocalityAnalysis::Result LocalityAnalysis::run(Module &M,
-                                               ModuleAnalysisManager &MAM) {
-  FunctionAnalysisManager &FAM =
-      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
-  const auto &Kernels = MAM.getResult<KernelSelection>(M);
-  DenseMap<Function *, KernelLocality> Found;
-  SmallVector<Function *, 8> ToCopy;
-  for (Function *K : Kernels) {
-    if (needsSimplifiedCopy(*K)) {
-      ToCopy.push_back(K);
-      continue;
-    }
-    Found[K] = KernelChecker(*K, FAM.getResult<ScalarEvolutionAnalysis>(*K),
-                             FAM.getResult<LoopAnalysis>(*K),
-                             FAM.getResult<CTAUniformityAnalysis>(*K))
-                   .check();
-  }
-  if (!ToCopy.empty())
-    analyseSimplifiedCopies(M, ToCopy, Found);
-  Result R;
-  for (Function *K : Kernels) {
-    R[K] = std::move(Found[K]);
-    LLVM_DEBUG(dbgs() << SMC_NAME ": locality of " << K->getName() << ": "
-                      << R[K].describe() << "\n");
-  }
-  return R;
+
+LocalityAnalysis::Result LocalityAnalysis::run(Function &F,
+                                               FunctionAnalysisManager &FAM) {
+  return KernelChecker(F, FAM.getResult<ScalarEvolutionAnalysis>(F),
+                       FAM.getResult<LoopAnalysis>(F),
+                       FAM.getResult<CTAUniformityAnalysis>(F))
+      .check();
 }
 
 PreservedAnalyses LocalityPrinterPass::run(Module &M,
                                            ModuleAnalysisManager &MAM) {
-  for (auto &[K, L] : MAM.getResult<LocalityAnalysis>(M))
+  for (auto &[K, L] : localityOfSelectedKernels(M, MAM))
     outs() << "kernel " << K->getName() << ": " << L.describe() << "\n";
   return PreservedAnalyses::all();
 }

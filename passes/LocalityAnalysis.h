@@ -65,11 +65,10 @@
 //               memory, or no address depends on blockIdx (every CTA reads
 //               the same, so no neighbour is closer than another).
 //
-// Kernels the optimizer has not simplified (-O0: locals in memory; calls of
-// functions with a body) are analysed on a copy of the module in which the
-// kernel's calls are inlined, its grid-register reads hoisted to the entry
-// and SROA, EarlyCSE, InstCombine, SimplifyCFG and LoopSimplify have run;
-// the copy is then dropped.
+// The analysis looks at one kernel as it stands and changes nothing.  The
+// passes that report the class (smc-locality, print<smc-locality>) give it
+// kernels the optimizer has not simplified (-O0: locals in memory; calls of
+// functions with a body) as a simplified copy (SimplifiedCopy.h).
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_LOCALITYANALYSIS_H
 #define SMC_PASSES_LOCALITYANALYSIS_H
@@ -77,7 +76,6 @@
 #include "PassMixins.h"
 #include "smc/abi.h"
 
-#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 #include <string>
 
@@ -95,7 +93,8 @@ struct DimLocality {
 };
 
 /// The CTA locality of one kernel.  Holds text only: the analysis may run on
-/// a copy of the module that is gone when the result is used.
+/// a copy of the module that is gone when the result is used
+/// (SimplifiedCopy.h).
 struct KernelLocality {
   SmcLocality Class = SMC_LOCALITY_UNKNOWN;
   DimLocality Dims[3];
@@ -108,14 +107,14 @@ struct KernelLocality {
   std::string describe() const;
 };
 
-/// Locality of each selected kernel, in module order.
-struct LocalityAnalysis
-    : KeyedAnalysis<LocalityAnalysis,
-                    llvm::MapVector<llvm::Function *, KernelLocality>> {
-  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
+/// The locality of one kernel, as it stands.
+struct LocalityAnalysis : KeyedAnalysis<LocalityAnalysis, KernelLocality> {
+  Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
 
-/// print<smc-locality>: one line per selected kernel.
+/// print<smc-locality>: one line per selected kernel, with what
+/// smc-locality records (kernels the optimizer has not simplified analysed
+/// on a simplified copy).
 struct LocalityPrinterPass : RequiredPass<LocalityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
