@@ -1,11 +1,12 @@
 //===- LocalityAnalysis.h - Which neighbouring CTAs share data --*- C++ -*-===//
 //
-// For every kernel KernelSelection picks, which CTAs adjacent in the grid
-// read the same global memory (the inter-CTA locality of "Locality-Aware CTA
-// Clustering for Modern GPUs", ASPLOS 2017), found from how blockIdx flows
-// into the addresses of the kernel's global-memory reads (ScalarEvolution).
-// The class goes into the kernel's info record (SmcLocality in abi.h) for a
-// placement policy that puts CTAs sharing data on one SM.
+// For a kernel (the locality passes ask for every kernel KernelSelection
+// picks), which CTAs adjacent in the grid read the same global memory (the
+// inter-CTA locality of "Locality-Aware CTA Clustering for Modern GPUs",
+// ASPLOS 2017), found from how blockIdx flows into the addresses of the
+// kernel's global-memory reads (ScalarEvolution).  The class goes into the
+// kernel's info record (SmcLocality in abi.h) for a placement policy that
+// puts CTAs sharing data on one SM.
 //
 // What is looked at: the kernel's reads of global memory (loads and memcpy
 // sources through pointers that come from kernel parameters or __device__
