@@ -8,6 +8,7 @@
 #ifndef SMC_PASSES_ABI_H
 #define SMC_PASSES_ABI_H
 
+#include "PassMixins.h"
 #include "smc/abi.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -67,9 +68,8 @@ llvm::Value *loadDescField(llvm::IRBuilderBase &B, llvm::Value *Desc,
 
 /// Prints the nvptx64 layout of the descriptor and info record in the same
 /// format as test/AbiDump.cpp.
-struct PrintABIPass : llvm::PassInfoMixin<PrintABIPass> {
+struct PrintABIPass : RequiredPass<PrintABIPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc

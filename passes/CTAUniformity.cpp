@@ -78,8 +78,6 @@ static bool isDivergenceSource(const Instruction &I) {
   return false;
 }
 
-AnalysisKey CTAUniformityAnalysis::Key;
-
 CTAUniformity::CTAUniformity(Function &F, const LoopInfo &LI,
                              const PostDominatorTree &PDT) {
   SmallVector<const Value *, 64> Worklist;

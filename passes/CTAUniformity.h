@@ -12,6 +12,8 @@
 #ifndef SMC_PASSES_CTAUNIFORMITY_H
 #define SMC_PASSES_CTAUNIFORMITY_H
 
+#include "PassMixins.h"
+
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/IR/PassManager.h"
 
@@ -44,25 +46,17 @@ private:
 
 /// The function analysis that computes CTAUniformity from LoopInfo and the
 /// post-dominator tree.
-class CTAUniformityAnalysis
-    : public llvm::AnalysisInfoMixin<CTAUniformityAnalysis> {
-public:
-  using Result = CTAUniformity;
+struct CTAUniformityAnalysis
+    : KeyedAnalysis<CTAUniformityAnalysis, CTAUniformity> {
   Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
-
-private:
-  friend llvm::AnalysisInfoMixin<CTAUniformityAnalysis>;
-  static llvm::AnalysisKey Key;
 };
 
 /// print<smc-cta-uniformity>: for every block with a conditional
 /// terminator, whether it branches uniformly, and which blocks lie in a
 /// divergent region.
-struct CTAUniformityPrinterPass
-    : llvm::PassInfoMixin<CTAUniformityPrinterPass> {
+struct CTAUniformityPrinterPass : RequiredPass<CTAUniformityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Function &F,
                               llvm::FunctionAnalysisManager &FAM);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc

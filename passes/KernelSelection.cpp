@@ -20,8 +20,6 @@ using namespace llvm;
 
 namespace smc {
 
-AnalysisKey KernelSelection::Key;
-
 bool isKernel(const Function &F) {
   return F.getCallingConv() == CallingConv::PTX_Kernel && !F.isDeclaration();
 }

@@ -6,6 +6,8 @@
 #ifndef SMC_PASSES_KERNELSELECTION_H
 #define SMC_PASSES_KERNELSELECTION_H
 
+#include "PassMixins.h"
+
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 
@@ -14,21 +16,14 @@ namespace smc {
 /// Is \p F a kernel with a body (not a declaration)?
 bool isKernel(const llvm::Function &F);
 
-class KernelSelection : public llvm::AnalysisInfoMixin<KernelSelection> {
-public:
-  using Result = llvm::SmallVector<llvm::Function *, 8>;
+struct KernelSelection
+    : KeyedAnalysis<KernelSelection, llvm::SmallVector<llvm::Function *, 8>> {
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-
-private:
-  friend llvm::AnalysisInfoMixin<KernelSelection>;
-  static llvm::AnalysisKey Key;
 };
 
 /// print<smc-kernels>: the selected kernels, one per line.
-struct KernelSelectionPrinterPass
-    : llvm::PassInfoMixin<KernelSelectionPrinterPass> {
+struct KernelSelectionPrinterPass : RequiredPass<KernelSelectionPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc

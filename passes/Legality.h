@@ -14,6 +14,7 @@
 #define SMC_PASSES_LEGALITY_H
 
 #include "ABI.h"
+#include "PassMixins.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/IR/DebugLoc.h"
@@ -73,20 +74,15 @@ struct KernelLegality {
 };
 
 /// Legality of each selected kernel, in module order.
-class LegalityAnalysis : public llvm::AnalysisInfoMixin<LegalityAnalysis> {
-public:
-  using Result = llvm::MapVector<llvm::Function *, KernelLegality>;
+struct LegalityAnalysis
+    : KeyedAnalysis<LegalityAnalysis,
+                    llvm::MapVector<llvm::Function *, KernelLegality>> {
   Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
-
-private:
-  friend llvm::AnalysisInfoMixin<LegalityAnalysis>;
-  static llvm::AnalysisKey Key;
 };
 
 /// print<smc-legality>: one line per selected kernel.
-struct LegalityPrinterPass : llvm::PassInfoMixin<LegalityPrinterPass> {
+struct LegalityPrinterPass : RequiredPass<LegalityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 /// Is \p Call __syncthreads() itself (CTA barrier 0, all threads), the one

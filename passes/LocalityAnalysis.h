@@ -1,11 +1,12 @@
 //===- LocalityAnalysis.h - Which neighbouring CTAs share data --*- C++ -*-===//
 //
-// For every kernel KernelSelection picks, which CTAs adjacent in the grid
-// read the same global memory (the inter-CTA locality of "Locality-Aware CTA
-// Clustering for Modern GPUs", ASPLOS 2017), found from how blockIdx flows
-// into the addresses of the kernel's global-memory reads (ScalarEvolution).
-// The class goes into the kernel's info record (SmcLocality in abi.h) for a
-// placement policy that puts CTAs sharing data on one SM.
+// For a kernel (the locality passes ask for every kernel KernelSelection
+// picks), which CTAs adjacent in the grid read the same global memory (the
+// inter-CTA locality of "Locality-Aware CTA Clustering for Modern GPUs",
+// ASPLOS 2017), found from how blockIdx flows into the addresses of the
+// kernel's global-memory reads (ScalarEvolution).  The class goes into the
+// kernel's info record (SmcLocality in abi.h) for a placement policy that
+// puts CTAs sharing data on one SM.
 //
 // What is looked at: the kernel's reads of global memory (loads and memcpy
 // sources through pointers that come from kernel parameters or __device__
@@ -65,18 +66,17 @@
 //               memory, or no address depends on blockIdx (every CTA reads
 //               the same, so no neighbour is closer than another).
 //
-// Kernels the optimizer has not simplified (-O0: locals in memory; calls of
-// functions with a body) are analysed on a copy of the module in which the
-// kernel's calls are inlined, its grid-register reads hoisted to the entry
-// and SROA, EarlyCSE, InstCombine, SimplifyCFG and LoopSimplify have run;
-// the copy is then dropped.
+// The analysis looks at one kernel as it stands and changes nothing.  The
+// passes that report the class (smc-locality, print<smc-locality>) give it
+// kernels the optimizer has not simplified (-O0: locals in memory; calls of
+// functions with a body) as a simplified copy (SimplifiedCopy.h).
 //===----------------------------------------------------------------------===//
 #ifndef SMC_PASSES_LOCALITYANALYSIS_H
 #define SMC_PASSES_LOCALITYANALYSIS_H
 
+#include "PassMixins.h"
 #include "smc/abi.h"
 
-#include "llvm/ADT/MapVector.h"
 #include "llvm/IR/PassManager.h"
 #include <string>
 
@@ -94,7 +94,8 @@ struct DimLocality {
 };
 
 /// The CTA locality of one kernel.  Holds text only: the analysis may run on
-/// a copy of the module that is gone when the result is used.
+/// a copy of the module that is gone when the result is used
+/// (SimplifiedCopy.h).
 struct KernelLocality {
   SmcLocality Class = SMC_LOCALITY_UNKNOWN;
   DimLocality Dims[3];
@@ -107,21 +108,16 @@ struct KernelLocality {
   std::string describe() const;
 };
 
-/// Locality of each selected kernel, in module order.
-class LocalityAnalysis : public llvm::AnalysisInfoMixin<LocalityAnalysis> {
-public:
-  using Result = llvm::MapVector<llvm::Function *, KernelLocality>;
-  Result run(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
-
-private:
-  friend llvm::AnalysisInfoMixin<LocalityAnalysis>;
-  static llvm::AnalysisKey Key;
+/// The locality of one kernel, as it stands.
+struct LocalityAnalysis : KeyedAnalysis<LocalityAnalysis, KernelLocality> {
+  Result run(llvm::Function &F, llvm::FunctionAnalysisManager &FAM);
 };
 
-/// print<smc-locality>: one line per selected kernel.
-struct LocalityPrinterPass : llvm::PassInfoMixin<LocalityPrinterPass> {
+/// print<smc-locality>: one line per selected kernel, with what
+/// smc-locality records (kernels the optimizer has not simplified analysed
+/// on a simplified copy).
+struct LocalityPrinterPass : RequiredPass<LocalityPrinterPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc

@@ -1,8 +1,9 @@
 //===- LocalityRecord.cpp - Record and report each kernel's CTA locality --===//
 //
 // smc-locality: for every selected kernel, the class LocalityAnalysis finds
-// goes into the kernel's info record (field `locality`) and into an analysis
-// remark (-Rpass-analysis=smc), e.g.
+// (for a kernel the optimizer has not simplified, in a simplified copy of
+// the module: SimplifiedCopy.h) goes into the kernel's info record (field
+// `locality`) and into an analysis remark (-Rpass-analysis=smc), e.g.
 //   kernel 'mm': CTA locality tile (x: B is the same for all CTAs along x
 //   at mm.cu:16; y: A is the same for all CTAs along y at mm.cu:15)
 // The smc pipeline runs it before building variants; the kernel itself is
@@ -16,6 +17,7 @@
 #include "KernelSelection.h"
 #include "Legality.h"
 #include "LocalityAnalysis.h"
+#include "SimplifiedCopy.h"
 #include "TransformPasses.h"
 #include "runtime/base/KernelName.h"
 
@@ -33,7 +35,8 @@ namespace smc {
 
 PreservedAnalyses LocalityRecordPass::run(Module &M,
                                           ModuleAnalysisManager &MAM) {
-  const LocalityAnalysis::Result &Kernels = MAM.getResult<LocalityAnalysis>(M);
+  MapVector<Function *, KernelLocality> Kernels =
+      localityOfSelectedKernels(M, MAM);
   if (Kernels.empty())
     return PreservedAnalyses::all();
   for (auto &Entry : Kernels) {
@@ -56,7 +59,6 @@ PreservedAnalyses LocalityRecordPass::run(Module &M,
   PA.preserve<FunctionAnalysisManagerModuleProxy>();
   PA.preserve<KernelSelection>();
   PA.preserve<LegalityAnalysis>();
-  PA.preserve<LocalityAnalysis>();
   return PA;
 }
 

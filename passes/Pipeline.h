@@ -6,6 +6,8 @@
 #ifndef SMC_PASSES_PIPELINE_H
 #define SMC_PASSES_PIPELINE_H
 
+#include "PassMixins.h"
+
 #include "llvm/IR/PassManager.h"
 #include "llvm/Passes/OptimizationLevel.h"
 
@@ -14,12 +16,11 @@ namespace smc {
 /// smc: on a device module (nvptx), the variants -smc-transforms asks for;
 /// on a host module, the launch rewrite.  Nothing without -smc-transforms.
 /// Bad options are reported as compiler errors.
-struct SMCPipelinePass : llvm::PassInfoMixin<SMCPipelinePass> {
+struct SMCPipelinePass : RequiredPass<SMCPipelinePass> {
   explicit SMCPipelinePass(
       llvm::OptimizationLevel Level = llvm::OptimizationLevel::O0)
       : Level(Level) {}
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 
 private:
   llvm::OptimizationLevel Level;

@@ -15,6 +15,8 @@
 #ifndef SMC_PASSES_TRANSFORMPASSES_H
 #define SMC_PASSES_TRANSFORMPASSES_H
 
+#include "PassMixins.h"
+
 #include "llvm/IR/PassManager.h"
 
 namespace smc {
@@ -22,28 +24,24 @@ namespace smc {
 /// smc-locality: records every selected kernel's CTA locality class
 /// (LocalityAnalysis) in its info record and reports it as an analysis
 /// remark.
-struct LocalityRecordPass : llvm::PassInfoMixin<LocalityRecordPass> {
+struct LocalityRecordPass : RequiredPass<LocalityRecordPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 /// smc-variant: adds K__smc for every selected kernel K that is legal.
-struct SMCVariantPass : llvm::PassInfoMixin<SMCVariantPass> {
+struct SMCVariantPass : RequiredPass<SMCVariantPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 /// smc-slice: adds K__slice for every selected kernel K that is legal.
-struct SliceVariantPass : llvm::PassInfoMixin<SliceVariantPass> {
+struct SliceVariantPass : RequiredPass<SliceVariantPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 /// smc-launch-rewrite: every call or invoke of a CUDA function listed in
 /// SMC_HOST_ENTRIES calls the runtime entry of the same signature instead.
-struct LaunchRewritePass : llvm::PassInfoMixin<LaunchRewritePass> {
+struct LaunchRewritePass : RequiredPass<LaunchRewritePass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
-  static bool isRequired() { return true; }
 };
 
 } // namespace smc
