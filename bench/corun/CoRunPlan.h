@@ -6,7 +6,10 @@
 // --triples) and their categories, the modes, the command line, the N-way
 // SM splits the static oracle and green contexts try, the SM counts the
 // scheduler's profiles measure and the repetitions that give each workload
-// a comparable time alone.  Unit-tested in test/unit/CoRunBenchTest.cpp.
+// a comparable time alone.  Defined in CoRunGroups.cpp (classes, groups),
+// CoRunPlan.cpp (modes, command line) and CoRunSplits.cpp (splits, counts);
+// unit-tested in test/unit/CoRunGroupsTest.cpp, CoRunOptionsTest.cpp and
+// CoRunSplitsTest.cpp.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_BENCH_CORUN_CORUNPLAN_H
 #define SMC_BENCH_CORUN_CORUNPLAN_H

@@ -1,39 +1,8 @@
 //===- BenchHarness.cpp - Timing workloads as original, smc and slice -----===//
 //
 // The harness of smc_bench and smc_suite_bench (BenchHarness.h): each
-// workload timed in three forms,
-//   <name>/original  every kernel of the workload as it is
-//   <name>/smc       SM-centric variants at the original's occupancy
-//                    (smc::Policy::smCentric())
-//   <name>/slice     slice variants, one slice (smc::Policy::slice(0))
-// and, where asked for, workloads with 2-D or 3-D grids in a fourth,
-//   <name>/smc-cluster  SM-centric variants with tile clusters as large as
-//                       the per-SM target (order=cluster(tile), after
-//                       CTA-Clustering, ASPLOS'17), and smc-cluster4 and
-//                       smc-cluster32 with tiles of 4 (2x2) and 32 (8x4),
-//                       smc-cluster-x and smc-cluster-y with runs along x
-//                       and along y (cluster(x), cluster(y))
-// and irregular workloads in a fifth,
-//   <name>/smc-affinity SM-centric variants placed by affinity
-//                       (smc::placeByAffinity on the CTAs' reads that
-//                       Workload::chunkReads lists; SM-Centric, ICS'15,
-//                       section 5.2), with counters for what building the
-//                       placement cost (inspect_ms, graph_ms,
-//                       partition_ms) and kept (kept_affinity)
-//                       The placement may be a cheaper order than a table
-//                       (AffinityOptions::cheapestOrder); the table itself
-//                       is timed as
-//   <name>/smc-affinity-table  METIS's table whatever it keeps
-//   <name>/smc-table    and the control: the same table path without
-//                       affinity (no edge passes the threshold, so chunk c
-//                       goes to SM c mod SMs: the interleaved order as a
-//                       table, one chunk per claim)
-//   <name>/smc-locality policy locality (smc::Policy::locality()): each
-//                       kernel's placement chosen by timed trials on its
-//                       first launches; the check runs after each of the
-//                       first runs, trials included, and counter
-//                       trial_run_ms is their mean time (the timed runs
-//                       come after the choice)
+// workload timed in the forms of BenchForms.cpp (original, smc and slice,
+// and where asked for the cluster, affinity and locality forms).
 // The policy is set for every kernel in WorkloadInfo::kernelNames.  Each
 // iteration times one Workload::run() with CUDA events on a dedicated stream
 // (manual time), after warm-up runs.  Before its first timing a workload is
@@ -48,18 +17,16 @@
 // benchmarks touches no CUDA, so --benchmark_list_tests works without a GPU.
 //===----------------------------------------------------------------------===//
 #include "BenchHarness.h"
+#include "BenchForms.h"
 
 #include "smc/smc.h"
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime.h>
 
-#include <algorithm>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <exception>
 #include <list>
 #include <map>
@@ -74,53 +41,6 @@
 
 namespace smc::workloads {
 namespace {
-
-struct VariantSpec {
-  const char *name;
-  smc::Policy policy;
-  // Only for workloads whose grids have at least this many dimensions.
-  int minGridDims = 1;
-  // The policy is an affinity placement for the workload's chunk reads
-  // (`policy` gives its options' workers per SM) with this threshold
-  // (above 1: no edges); 0 for the forms that set `policy` itself.
-  double affinityThreshold = 0;
-  // The placement is METIS's table even where a cheaper order keeps about
-  // as much (AffinityOptions::cheapestOrder false).
-  bool tableOnly = false;
-  // Runs the form needs before its runs are what it settled on (policy
-  // locality's trials), each checked and timed when verified.
-  int trialRuns = 0;
-  bool affinity() const { return affinityThreshold > 0; }
-};
-
-// The forms every workload is timed in.
-const std::vector<VariantSpec> &variants() {
-  static const std::vector<VariantSpec> list = {
-      {"original", smc::Policy::original()},
-      {"smc", smc::Policy::smCentric()},
-      {"slice", smc::Policy::slice(0)}};
-  return list;
-}
-
-// The forms registerWorkloadBenchmarks adds with `localityForms`.
-const std::vector<VariantSpec> &clusterVariants() {
-  static const std::vector<VariantSpec> list = {
-      {"smc-cluster", smc::Policy::clustered(smc::ClusterDir::Tile), 2},
-      // Clusters smaller and larger than the per-SM target (2x2, 8x4).
-      {"smc-cluster4", smc::Policy::clustered(smc::ClusterDir::Tile, 4), 2},
-      {"smc-cluster32", smc::Policy::clustered(smc::ClusterDir::Tile, 32), 2},
-      // Runs along x (one row) and along y (one column) of the per-SM
-      // target's length.
-      {"smc-cluster-x", smc::Policy::clustered(smc::ClusterDir::X), 2},
-      {"smc-cluster-y", smc::Policy::clustered(smc::ClusterDir::Y), 2},
-      {"smc-affinity", smc::Policy::smCentric(), 1, 0.05},
-      {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
-      {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},
-      // Four placements at most, three timed launches each, then the
-      // choice (runtime/LocalityChoice.h).
-      {"smc-locality", smc::Policy::locality(), 1, 0, false, 13}};
-  return list;
-}
 
 void setWorkloadPolicy(const WorkloadInfo &info, const smc::Policy &policy) {
   for (const std::string &kernel : info.kernelNames)
@@ -454,55 +374,6 @@ void registerWorkloadBenchmarks(const char *programName,
           ->Unit(benchmark::kMillisecond);
     }
   }
-}
-
-bool takeSizeFlag(const char *programName, const char *envVar, int &argc,
-                  char **argv, Size &size) {
-  const char *text = envVar ? std::getenv(envVar) : nullptr;
-  int out = 1;
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--size") == 0 && i + 1 < argc)
-      text = argv[++i];
-    else if (std::strncmp(argv[i], "--size=", 7) == 0)
-      text = argv[i] + 7;
-    else
-      argv[out++] = argv[i];
-  }
-  argc = out;
-  argv[argc] = nullptr;
-  if (text && !parseSize(text, size)) {
-    std::fprintf(stderr, "%s: bad size '%s' (small, default or large)\n",
-                 programName, text);
-    return false;
-  }
-  return true;
-}
-
-namespace {
-// Google Benchmark's reading of a boolean flag's value.
-bool truthy(std::string value) {
-  for (char &c : value)
-    c = char(std::tolower(static_cast<unsigned char>(c)));
-  return !(value == "0" || value == "f" || value == "n" || value == "false" ||
-           value == "no" || value == "off");
-}
-
-} // namespace
-
-bool listOnly(int argc, char **argv) {
-  const char *env = std::getenv("BENCHMARK_LIST_TESTS");
-  bool list = env && truthy(env);
-  const char *flag = "--benchmark_list_tests";
-  size_t len = std::strlen(flag);
-  for (int i = 1; i < argc; ++i) {
-    if (std::strncmp(argv[i], flag, len) != 0)
-      continue;
-    if (argv[i][len] == '\0')
-      list = true;
-    else if (argv[i][len] == '=')
-      list = truthy(argv[i] + len + 1);
-  }
-  return list;
 }
 
 namespace {

@@ -1,7 +1,8 @@
-//===- PlanTestSupport.h - Devices and grids for plan tests ---*- C++ -*-===//
+//===- PlanTestSupport.h - Devices and grids for plan tests -----*- C++ -*-===//
 //
 // The device facts and grid sizes the launch-plan tests (QueuePlanTest,
-// ChunkClustersTest) build their plans from.
+// QueuePlanShapesTest, QueuePlanSliceTest, ChunkClustersTest) build their
+// plans from.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_TEST_UNIT_PLANTESTSUPPORT_H
 #define SMC_TEST_UNIT_PLANTESTSUPPORT_H
