@@ -3,6 +3,7 @@
 file(GLOB_RECURSE sources
   ${ROOT}/passes/*.cpp ${ROOT}/passes/*.h
   ${ROOT}/runtime/*.cpp ${ROOT}/runtime/*.h ${ROOT}/runtime/*.cu
+  ${ROOT}/runtime/*.cuh
   ${ROOT}/include/*.h
   ${ROOT}/test/*.cpp ${ROOT}/test/*.h ${ROOT}/test/gpu/*.cu
   ${ROOT}/bench/*.cpp ${ROOT}/bench/*.h ${ROOT}/bench/*.cu ${ROOT}/bench/*.cuh)
