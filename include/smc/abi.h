@@ -93,7 +93,7 @@ enum SmcMode : uint32_t {
 //                   constants that divide a chunk id (or plane) by grid_x
 //                   (grid_y) without a divide: n / grid_x ==
 //                   mulhi(n + div_x_add, div_x_mul) >> div_x_shift for
-//                   every n <= 2^32 - 2 (runtime/MagicDivision.h)
+//                   every n <= 2^32 - 2 (runtime/plan/MagicDivision.h)
 //  claim_batch      loop mode: own-queue positions a worker claims with one
 //                   atomic (1 to SMC_MAX_CLAIM_BATCH); every thread steps
 //                   to the batch's next position itself: the next chunk id
@@ -327,16 +327,20 @@ enum SmcInfoFlag : uint32_t {
     "a function reading blockIdx/gridDim could not be inlined")                \
   X(SMC_REFUSAL_RESOURCES, "the variant would exceed a hardware limit")
 
-#define SMC_REFUSAL_ENUM(code, text) code,
-enum SmcRefusal : uint32_t { SMC_REFUSALS(SMC_REFUSAL_ENUM) SMC_REFUSAL_COUNT };
-#undef SMC_REFUSAL_ENUM
+// Defines, from an X-list of (code, text) pairs, the enum `Enum` of the
+// codes followed by `Count`, and `TextFn(code)`: each code's text, or
+// `Unknown` for a value that is no code.
+#define SMC_CODE_OF(code, text) code,
+#define SMC_TEXT_OF(code, text) text,
+#define SMC_CODED_ENUM(Enum, List, Count, TextFn, Unknown)                     \
+  enum Enum : uint32_t { List(SMC_CODE_OF) Count };                            \
+  inline const char *TextFn(uint32_t code) {                                   \
+    static const char *const texts[] = {List(SMC_TEXT_OF)};                    \
+    return code < Count ? texts[code] : Unknown;                               \
+  }
 
-inline const char *smcRefusalText(uint32_t code) {
-#define SMC_REFUSAL_TEXT(code, text) text,
-  static const char *const texts[] = {SMC_REFUSALS(SMC_REFUSAL_TEXT)};
-#undef SMC_REFUSAL_TEXT
-  return code < SMC_REFUSAL_COUNT ? texts[code] : "unknown reason";
-}
+SMC_CODED_ENUM(SmcRefusal, SMC_REFUSALS, SMC_REFUSAL_COUNT, smcRefusalText,
+               "unknown reason")
 
 // Which neighbouring CTAs of a kernel read the same global memory, as the
 // plugin's locality analysis (passes/LocalityAnalysis.h says how) classifies
@@ -351,17 +355,7 @@ inline const char *smcRefusalText(uint32_t code) {
   X(SMC_LOCALITY_IRREGULAR, "irregular") /* indexed by loaded data */          \
   X(SMC_LOCALITY_UNKNOWN, "unknown")     /* addresses not analysable */
 
-#define SMC_LOCALITY_ENUM(code, text) code,
-enum SmcLocality : uint32_t {
-  SMC_LOCALITIES(SMC_LOCALITY_ENUM) SMC_LOCALITY_COUNT
-};
-#undef SMC_LOCALITY_ENUM
-
-inline const char *smcLocalityText(uint32_t code) {
-#define SMC_LOCALITY_TEXT(code, text) text,
-  static const char *const texts[] = {SMC_LOCALITIES(SMC_LOCALITY_TEXT)};
-#undef SMC_LOCALITY_TEXT
-  return code < SMC_LOCALITY_COUNT ? texts[code] : "unknown";
-}
+SMC_CODED_ENUM(SmcLocality, SMC_LOCALITIES, SMC_LOCALITY_COUNT, smcLocalityText,
+               "unknown")
 
 #endif // SMC_ABI_H
