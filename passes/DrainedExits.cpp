@@ -52,8 +52,8 @@
 // it (lit drained-exits.cu checks the assembled kernel's symbols).  The
 // lanes of a warp reach its barrier from different call sites: PTX allows
 // that for a barrier without .aligned on sm_70 and later, but
-// compute-sanitizer's synccheck reports it (README, "Drained exits";
-// bench/probes/divergent_barrier.cu shows the same without SMC).
+// compute-sanitizer's synccheck reports it (docs/compiler.md, "Drained
+// exits"; bench/probes/divergent_barrier.cu shows the same without SMC).
 //===----------------------------------------------------------------------===//
 #include "DrainedExits.h"
 

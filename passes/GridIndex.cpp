@@ -157,8 +157,8 @@ void replaceGridReads(GridReads &Reads, const std::array<Value *, 3> &Chunk,
 }
 
 /// N / d for the divisor whose constants are descriptor fields \p Mul, \p Add,
-/// \p Shift: mulhi(N + Add, Mul) >> Shift (runtime/MagicDivision.h says why
-/// that is exact for every chunk id).  The loads (of the by-value kernel
+/// \p Shift: mulhi(N + Add, Mul) >> Shift (runtime/plan/MagicDivision.h says
+/// why that is exact for every chunk id).  The loads (of the by-value kernel
 /// parameter) sit next to their use rather than in the entry block, so that
 /// nothing new is live across the chunk loop.
 static Value *divideByMagic(IRBuilderBase &B, Value *Desc, Value *N,

@@ -4,8 +4,9 @@
 // Executions with Dynamic Slicing and Scheduling"): K__slice(args..., desc)
 // runs a range of the original chunks, and every blockIdx/gridDim read (also
 // in inlined callees) reads as in the full launch.  Returns stay returns.
-// The runtime launches a slice in one of two shapes (runtime/QueuePlan.h),
-// and the variant computes blockIdx the same way for both:
+// The runtime launches a slice in one of two shapes
+// (runtime/plan/QueuePlan.h), and the variant computes blockIdx the same way
+// for both:
 //
 //   c = slice_offset + ctaid.x
 //   blockIdx = (c, ctaid.y + slice_first_y, ctaid.z + slice_first_z)  if c <

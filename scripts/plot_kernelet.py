@@ -123,7 +123,7 @@ def tables(data):
                              for s in k["lanes"][1])) for mix, k in kept) +
                      ".")
     hosts = [m["run_host_us_per_launch"] for m in mixes]
-    lines.append("Host time of Batch::run in Kernelet mode per launch: "
+    lines.append("Host time of planning with the Kernelet model and Batch::run per launch: "
                  "median %.1f us, max %.1f us." %
                  (statistics.median(hosts), max(hosts)))
     return "\n".join(lines), ratios

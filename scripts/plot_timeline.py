@@ -9,7 +9,7 @@
 # mode, when the urgent chunks ran and on how many SMs.
 #
 # Given a file instead of a directory, it reads the trace any program leaves
-# with SMC_TRACE=FILE (runtime/Trace.h: launch,kernel,device,chunk,chunks,
+# with SMC_TRACE=FILE (runtime/observe/Trace.h: launch,kernel,device,chunk,chunks,
 # sm,worker,begin_us,end_us) and draws FILE's name with .png: SMs up the
 # side, time along, every chunk a bar on its SM, one colour per kernel; and
 # prints per launch its kernel, chunks, SMs and when it ran.

@@ -120,7 +120,7 @@ bool parseGroups(const std::string &Text, std::vector<WorkloadGroup> &Groups,
 //   smc-scheduler     the split CoRunScheduler's decide() picks from the N
 //                     profiles (its Shared decision runs the originals on
 //                     N streams)
-//   smc-trials        what CoRunTrials (runtime/CoRunTrials.h, policy
+//   smc-trials        what CoRunTrials (runtime/corun/CoRunTrials.h, policy
 //                     auto's measured co-runs) settles on after co-running
 //                     the group under its trials: the model's decision,
 //                     sharing, then hill climbing over splits

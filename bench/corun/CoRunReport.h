@@ -123,8 +123,9 @@ bool mayBeat(double Bound, double Best, double Slack = 0.05);
 // SMs in groups of Granularity SMs, all of Normal priority, default
 // margins.  decide() takes any number of kernels: for two it tries every
 // split, for more it hands out one group of SMs at a time to the kernel
-// whose predicted rate gains most (runtime/CoRunScheduler.cpp, bestSplit);
-// sharing is kept unless a split is predicted to beat it by the margin.
+// whose predicted rate gains most (runtime/corun/CoRunScheduler.cpp,
+// bestSplit); sharing is kept unless a split is predicted to beat it by the
+// margin.
 CoRunDecision decideGroup(const std::vector<const KernelProfile *> &Profiles,
                           unsigned NumSms, unsigned Granularity);
 // The decision as JSON: kind, shares, reason, the model's STP and ANTT for

@@ -183,7 +183,7 @@ void Harness::schedule(GroupRun &P) {
 }
 
 // Co-runs the group under the trials of policy auto's measured co-runs
-// (runtime/CoRunTrials.h) until they settle, as a program whose co-run
+// (runtime/corun/CoRunTrials.h) until they settle, as a program whose co-run
 // recurs would: each trial is three co-runs of the group (the runtime's
 // samples per kernel), its STP from the workloads' mean times over their
 // profiles' times alone on every SM; splits in the runtime's steps

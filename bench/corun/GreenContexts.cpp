@@ -1,7 +1,7 @@
 //===- GreenContexts.cpp - N-way SM splits with CUDA green contexts -------===//
 //
 // See GreenContexts.h.  Driver functions come from the runtime's driver
-// lookup (runtime/Driver.h), at the ABI versions of their PFN_ typedefs.
+// lookup (runtime/base/Driver.h), at the ABI versions of their PFN_ typedefs.
 //===----------------------------------------------------------------------===//
 #include "GreenContexts.h"
 

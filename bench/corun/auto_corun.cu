@@ -1,8 +1,8 @@
 //===- auto_corun.cu - Policy auto against plain streams, measured --------===//
 //
 // smc_auto_bench measures what policy auto (the co-run scheduler on the
-// launch path, runtime/AutoLaunch.cpp) does for two tenants that share the
-// GPU: two host threads, each with its own stream, each launching its
+// launch path, runtime/corun/AutoLaunch.cpp) does for two tenants that share
+// the GPU: two host threads, each with its own stream, each launching its
 // kernel and waiting for it (a request loop), Launches times.  Pairs:
 //
 //   few+compute     32 long CTAs of FMA chains (scales to 32 SMs, no
@@ -22,7 +22,7 @@
 //              program with --record), once the co-run's trials have
 //              settled: before the rounds, the pair co-runs under policy
 //              auto until every co-run trial it started has settled
-//              (runtime/CoRunTrials.h; at most 60 loops), and the JSON
+//              (runtime/corun/CoRunTrials.h; at most 60 loops), and the JSON
 //              records what each settled on and after how many loops
 //
 // T_corun is a tenant's loop time in a co-run (host clock); STP = sum of
@@ -37,8 +37,8 @@
 //   smc_auto_bench --record               (under scripts/smc-profile)
 //   smc_auto_bench --profile FILE [--rounds N] [--launches N] [--out FILE]
 //===----------------------------------------------------------------------===//
-#include "corun/AutoPolicy.h"
 #include "CudaSupport.cuh"
+#include "corun/AutoPolicy.h"
 #include "smc/smc.h"
 
 #include <cuda_runtime.h>

@@ -13,7 +13,8 @@
 // sites, and checks both against the CPU.  Exit status 1 if a value is
 // wrong.  Under `compute-sanitizer --tool synccheck` the split run is
 // reported ("Barrier error detected. Divergent thread(s) in block") and
-// aborted, although it is right without the tool: docs/results/drained-exits.md.
+// aborted, although it is right without the tool
+// (docs/results/drained-exits.md).
 // Build target smc_divergent_barrier; run build/bench/smc_divergent_barrier.
 //===----------------------------------------------------------------------===//
 #include <cstdio>

@@ -63,7 +63,7 @@ const std::vector<VariantSpec> &clusterVariants() {
       {"smc-affinity-table", smc::Policy::smCentric(), 1, 0.05, true},
       {"smc-table", smc::Policy::smCentric(), 1, 2.0, true},
       // Four placements at most, three timed launches each, then the
-      // choice (runtime/LocalityChoice.h).
+      // choice (runtime/locality/LocalityChoice.h).
       {"smc-locality", smc::Policy::locality(), 1, 0, false, 13}};
   return list;
 }

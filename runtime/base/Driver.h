@@ -4,8 +4,8 @@
 // function it needs is looked up once through
 // cudaGetDriverEntryPointByVersion, so nothing links against libcuda.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_DRIVER_H
-#define SMC_RUNTIME_DRIVER_H
+#ifndef SMC_RUNTIME_BASE_DRIVER_H
+#define SMC_RUNTIME_BASE_DRIVER_H
 
 #include <cudaTypedefs.h>
 
@@ -61,4 +61,4 @@ bool lookUp(const char *Symbol, unsigned Version, Fn &Function,
 } // namespace driver
 } // namespace smc
 
-#endif // SMC_RUNTIME_DRIVER_H
+#endif // SMC_RUNTIME_BASE_DRIVER_H

@@ -6,8 +6,8 @@
 // One implementation, compiled into both the plugin and smc_core, so that
 // the compiler and the runtime spell every kernel the same way.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_KERNELNAME_H
-#define SMC_RUNTIME_KERNELNAME_H
+#ifndef SMC_RUNTIME_BASE_KERNELNAME_H
+#define SMC_RUNTIME_BASE_KERNELNAME_H
 
 #include <string>
 #include <string_view>
@@ -27,4 +27,4 @@ std::string normalizeKernelName(std::string_view Name);
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_KERNELNAME_H
+#endif // SMC_RUNTIME_BASE_KERNELNAME_H

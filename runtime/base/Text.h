@@ -7,8 +7,8 @@
 // benchmark's command line (bench/corun/CoRunPlan.cpp) shares, the joining
 // of names into one, and the number format of the schedulers' reasons.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_TEXT_H
-#define SMC_RUNTIME_TEXT_H
+#ifndef SMC_RUNTIME_BASE_TEXT_H
+#define SMC_RUNTIME_BASE_TEXT_H
 
 #include <cstdint>
 #include <cstdio>
@@ -82,4 +82,4 @@ inline bool parseNumber(const std::string &S, uint64_t Max, uint64_t &Value) {
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_TEXT_H
+#endif // SMC_RUNTIME_BASE_TEXT_H

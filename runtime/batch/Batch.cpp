@@ -15,9 +15,14 @@
 //   explicit runs   a plan of the caller's (the benchmark's oracle, or the
 //                   Kernelet model's plan in bench/kernelet).
 //===----------------------------------------------------------------------===//
+#include "base/Cuda.h"
+#include "base/Forever.h"
+#include "base/Locks.h"
+#include "base/Messages.h"
 #include "batch/Executor.h"
 #include "batch/LayoutSearch.h"
 #include "batch/RecordedLaunches.h"
+#include "policy/Config.h"
 
 #include <map>
 #include <memory>
@@ -35,15 +40,10 @@ std::string ctaRange(unsigned First, unsigned Count) {
 // Mode::Search: one layout search per set of launches (their profile
 // names, in order, and streams), for the process.
 struct SearchState {
-  std::mutex Mutex;
+  OrderedMutex Mutex{LockLevel::Batch}; // guards the rest
   std::map<std::string, std::unique_ptr<batch::LayoutSearch>> Searches;
   std::map<std::string, BatchTiming> Pending; // the last timed run's events
 };
-
-SearchState &searchState() {
-  static SearchState *S = new SearchState;
-  return *S;
-}
 
 bool anyCapturing(const std::vector<RecordedLaunch> &Launches) {
   for (const RecordedLaunch &L : Launches) {
@@ -112,7 +112,6 @@ std::vector<batch::SliceRun> searchRuns(const Facts &F, bool Turnaround,
     Timed = Seconds != 0;
     if (Timed) {
       Search->measured(Seconds);
-      Last->second.release();
       Searches.Pending.erase(Last);
     }
   }
@@ -172,7 +171,7 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   if (Launches.empty())
     return true;
 
-  if (RunMode == Mode::Streams || smcDisabled() || anyCapturing(Launches)) {
+  if (RunMode == Mode::Streams || config().Disabled || anyCapturing(Launches)) {
     if (RunMode != Mode::Streams)
       tell("smc::Batch: a stream of the batch is being captured (or SMC is "
            "disabled): its launches run as the program made them");
@@ -188,8 +187,8 @@ bool Batch::run(Mode RunMode, std::string *Error) {
     return Fail(Message);
   B.LaunchNames = launchNames(F);
   std::vector<batch::SliceRun> Runs;
-  SearchState &Searches = searchState();
-  std::unique_lock<std::mutex> SearchLock(Searches.Mutex, std::defer_lock);
+  SearchState &Searches = forever<SearchState>();
+  std::unique_lock<OrderedMutex> SearchLock(Searches.Mutex, std::defer_lock);
   std::string Key;
   BatchTiming *Timing = nullptr;
   if (RunMode == Mode::Serial) {
@@ -205,7 +204,6 @@ bool Batch::run(Mode RunMode, std::string *Error) {
   B.LastRuns = Runs;
   if (!enqueueRuns(Launches, F.Slices, Runs, Message, Timing)) {
     if (Timing) {
-      Timing->release();
       Searches.Pending.erase(Key);
     }
     return Fail(Message);
@@ -237,10 +235,8 @@ bool Batch::run(const std::vector<SliceRun> &Runs, std::string *Error) {
 }
 
 void Batch::forgetSearches() {
-  SearchState &Searches = searchState();
-  std::lock_guard<std::mutex> Lock(Searches.Mutex);
-  for (auto &[Key, Timing] : Searches.Pending)
-    Timing.release(); // events of a run in flight are freed when it ends
+  SearchState &Searches = forever<SearchState>();
+  Guard Lock(Searches.Mutex);
   Searches.Pending.clear();
   Searches.Searches.clear();
 }

@@ -5,9 +5,11 @@
 // for what the stream held before run(), for the stream's first launch),
 // and each stream waits, after run(), for the end of its last launch.  A
 // fenced run waits for the last run of both lanes.  The runs themselves are
-// launched by launchRun() (RecordedLaunches.cpp).
+// launched by launchRun() (LaunchRuns.cpp).
 //===----------------------------------------------------------------------===//
 #include "batch/Executor.h"
+
+#include "base/Cuda.h"
 
 #include <map>
 
@@ -35,35 +37,18 @@ struct RunResources {
 
 } // namespace
 
-void BatchTiming::release() {
-  for (cudaEvent_t E : {Begin, End[0], End[1]})
-    if (E)
-      cudaEventDestroy(E);
-  for (cudaEvent_t E : StreamEnd)
-    if (E)
-      cudaEventDestroy(E);
-  *this = BatchTiming();
-}
-
 double BatchTiming::seconds() const {
-  std::vector<cudaEvent_t> Ends(std::begin(End), std::end(End));
-  if (Turnaround)
-    Ends = StreamEnd;
-  double Latest = 0, Sum = 0;
-  for (cudaEvent_t E : Ends) {
-    cudaError_t Err = cudaEventQuery(E);
-    if (Err == cudaErrorNotReady)
-      return 0;
-    float Ms = 0;
-    if (Err != cudaSuccess ||
-        cudaEventElapsedTime(&Ms, Begin, E) != cudaSuccess) {
-      cudaGetLastError();
-      return -1;
-    }
-    Latest = std::max(Latest, double(Ms));
-    Sum += Ms;
+  double Seconds = 0;
+  switch (Watch.read(Seconds, Turnaround ? Stopwatch::Combine::Sum
+                                         : Stopwatch::Combine::Latest)) {
+  case Stopwatch::Reading::Pending:
+    return 0;
+  case Stopwatch::Reading::Failed:
+    return -1;
+  case Stopwatch::Reading::Done:
+    break;
   }
-  return (Turnaround ? Sum : Latest) * 1e-3;
+  return Seconds;
 }
 
 bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
@@ -90,15 +75,11 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
         if (cudaError_t Err = cudaStreamWaitEvent(Lane, E, 0))
           return Fail("waiting for a stream's start", Err);
     }
-  if (Timing) {
-    for (cudaEvent_t *E : {&Timing->Begin, &Timing->End[0], &Timing->End[1]})
-      if (cudaError_t Err = cudaEventCreate(E))
-        return Fail("creating a timing event", Err);
-    if (cudaError_t Err = cudaEventRecord(Timing->Begin, Res.Lanes[0]))
+  // A run whose timing cannot start runs untimed: the search ignores it.
+  if (Timing && Timing->Watch.start(Res.Lanes[0]))
+    if (cudaError_t Err =
+            cudaStreamWaitEvent(Res.Lanes[1], Timing->Watch.startEvent(), 0))
       return Fail("recording the batch's start", Err);
-    if (cudaError_t Err = cudaStreamWaitEvent(Res.Lanes[1], Timing->Begin, 0))
-      return Fail("recording the batch's start", Err);
-  }
 
   size_t N = Launches.size();
   std::vector<cudaEvent_t> Done(N, nullptr);
@@ -152,18 +133,12 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
   for (const auto &[Stream, Last] : LastOfStream) {
     if (cudaError_t Err = cudaStreamWaitEvent(Stream, Done[Last], 0))
       return Fail("making a stream wait for the batch", Err);
-    if (Timing && Timing->Turnaround) {
-      cudaEvent_t &E = Timing->StreamEnd.emplace_back();
-      if (cudaError_t Err = cudaEventCreate(&E))
-        return Fail("creating a timing event", Err);
-      if (cudaError_t Err = cudaEventRecord(E, Stream))
-        return Fail("recording a stream's end", Err);
-    }
+    if (Timing && Timing->Turnaround)
+      Timing->Watch.stop(Stream);
   }
-  if (Timing)
-    for (unsigned Lane : {0u, 1u})
-      if (cudaError_t Err = cudaEventRecord(Timing->End[Lane], Res.Lanes[Lane]))
-        return Fail("recording the batch's end", Err);
+  if (Timing && !Timing->Turnaround)
+    for (cudaStream_t Lane : Res.Lanes)
+      Timing->Watch.stop(Lane);
   return true;
 }
 

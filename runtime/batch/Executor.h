@@ -4,31 +4,27 @@
 // stream order with events; BatchTiming times one run() of a batch, for
 // Mode::Search's measurements.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_BATCHEXECUTOR_H
-#define SMC_RUNTIME_BATCHEXECUTOR_H
+#ifndef SMC_RUNTIME_BATCH_EXECUTOR_H
+#define SMC_RUNTIME_BATCH_EXECUTOR_H
 
 #include "batch/RecordedLaunches.h"
+#include "measure/Stopwatch.h"
 
 #include <string>
 #include <vector>
 
 namespace smc {
 
-// Events that time one run() of a batch: both lanes start at Begin and
-// end at End[0] and End[1]; with Turnaround, each stream's wait for its
-// last launch ends at StreamEnd[s].
+// How one run() of a batch is timed (measure/Stopwatch.h): from the start
+// of lane 0, which lane 1 waits for, to the end of both lanes (the
+// makespan), or with Turnaround to each stream's wait for its last launch
+// (the sum of the streams' turnaround times).
 struct BatchTiming {
-  cudaEvent_t Begin = nullptr, End[2] = {nullptr, nullptr};
+  Stopwatch Watch;
   bool Turnaround = false;
-  std::vector<cudaEvent_t> StreamEnd;
 
-  // Destroys the events (CUDA frees them once the work queued on them has
-  // run) and resets the timing.
-  void release();
-  // What the search minimizes, in seconds, once every event has completed:
-  // the makespan (the later lane's end), or with Turnaround the sum of the
-  // streams' ends.  0 before, and -1 after an error (the timing is then
-  // useless).
+  // What the search minimizes, in seconds, once every end has completed;
+  // 0 before, and -1 when it cannot be read (the search ignores it).
   double seconds() const;
 };
 
@@ -45,4 +41,4 @@ bool enqueueRuns(const std::vector<RecordedLaunch> &Launches,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_BATCHEXECUTOR_H
+#endif // SMC_RUNTIME_BATCH_EXECUTOR_H

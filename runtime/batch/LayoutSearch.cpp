@@ -226,7 +226,7 @@ void LayoutSearch::measured(double Seconds) {
     // Its slowest run: a layout whose time depends on which kernel the
     // hardware places first must not win on its lucky runs.
     ConfirmSlowest = std::max(ConfirmSlowest, Seconds);
-    bool Beats = ConfirmSlowest < BestSeconds * (1 - MinGain);
+    bool Beats = fasterBy(ConfirmSlowest, BestSeconds, MinGain);
     if (Beats && ++ConfirmSamples < ConfirmRuns) {
       Settled = Trials >= MaxTrials;
       return;
@@ -244,7 +244,7 @@ void LayoutSearch::measured(double Seconds) {
   if (BestSeconds == 0) {
     Best = Ran;
     BestSeconds = Seconds;
-  } else if (Seconds < BestSeconds * (1 - MinGain)) {
+  } else if (fasterBy(Seconds, BestSeconds, MinGain)) {
     if (ConfirmRuns > 1) {
       Confirming = Ran; // run it again before it becomes the best
       ConfirmSlowest = Seconds;
@@ -256,7 +256,7 @@ void LayoutSearch::measured(double Seconds) {
   }
   if (ClimbSeconds == 0) {
     ClimbSeconds = Seconds;
-  } else if (Seconds < ClimbSeconds * (1 - MinGain)) {
+  } else if (fasterBy(Seconds, ClimbSeconds, MinGain)) {
     // The first neighbour that beats the climb's layout: the climb moves.
     Climb = std::move(Ran);
     ClimbSeconds = Seconds;

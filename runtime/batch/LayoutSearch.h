@@ -20,6 +20,7 @@
 #define SMC_RUNTIME_LAYOUTSEARCH_H
 
 #include "batch/SliceRuns.h"
+#include "measure/Measured.h"
 #include "smc/smc.h"
 
 #include <optional>
@@ -119,7 +120,7 @@ std::vector<SliceRun> layoutRuns(const PlanDevice &M,
 // left near the best, the search is settled() and next() is the best layout.
 class LayoutSearch {
 public:
-  explicit LayoutSearch(Layout Start, double MinGain = 0.02,
+  explicit LayoutSearch(Layout Start, double MinGain = DefaultMargin,
                         unsigned MaxTrials = 192, unsigned ConfirmRuns = 4,
                         unsigned Seed = 20141201);
 

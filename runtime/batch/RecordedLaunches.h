@@ -4,21 +4,27 @@
 // recorded between begin() and end(), what the runtime knows of the
 // recorded launches when a batch runs (their __slice configurations and
 // the PendingLaunch facts its plans are made of), and how one slice run of
-// them is launched on a lane.  RecordedLaunches.cpp holds every call of
-// this room into the rest of the runtime (the launch path, the device
-// state, the kernel registry, the driver API); Executor.cpp orders the
-// runs on the lanes with events, Batch.cpp chooses the runs.
+// them is launched on a lane.  Recording.cpp records them, LaunchRuns.cpp
+// gathers the facts and launches a run, Executor.cpp orders the runs on the
+// lanes with events, Batch.cpp chooses the runs.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_RECORDEDLAUNCHES_H
-#define SMC_RUNTIME_RECORDEDLAUNCHES_H
+#ifndef SMC_RUNTIME_BATCH_RECORDEDLAUNCHES_H
+#define SMC_RUNTIME_BATCH_RECORDEDLAUNCHES_H
 
 #include "batch/SliceRuns.h"
-#include "core/RuntimeState.h"
+#include "core/Launch.h"
+#include "smc/smc.h"
+
+#include <cuda_runtime_api.h>
 
 #include <string>
 #include <vector>
 
 namespace smc {
+
+struct DeviceState;
+struct KernelEntry;
+struct Prepared;
 
 // What a recorded stream operation is: a kernel launch, or a memset or
 // device-to-device copy that must run in its place in the stream's order.
@@ -90,4 +96,4 @@ bool launchRun(const RecordedLaunch &L, const Prepared *Slice,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_RECORDEDLAUNCHES_H
+#endif // SMC_RUNTIME_BATCH_RECORDEDLAUNCHES_H

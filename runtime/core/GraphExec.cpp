@@ -1,7 +1,7 @@
 //===- GraphExec.cpp - Counter blocks of their own for executable graphs --===//
 //
 // A launch captured into a graph gets a fresh counter block (see
-// DeviceResources.cpp), and the variant's last worker zeroes it again, so
+// Devices.h), and the variant's last worker zeroes it again, so
 // replays of one executable graph may share it: CUDA runs the launches of
 // one executable graph one after another.  Two executable graphs
 // instantiated from one graph would share it too, and they may run at the
@@ -17,39 +17,29 @@
 // user is told.  Costs nothing on the GPU; instantiation walks the graph
 // once.
 //===----------------------------------------------------------------------===//
+#include "base/Cuda.h"
+#include "base/Messages.h"
+#include "core/Devices.h"
 #include "core/HostEntries.h"
-#include "core/RuntimeState.h"
+#include "core/Kernels.h"
+#include "policy/Config.h"
 
 #include <cstring>
+#include <set>
 
 namespace smc {
 namespace {
 
-// Makes `ordinal` the current device while the runtime allocates for it,
-// then restores the caller's device.
-class OnDevice {
-public:
-  explicit OnDevice(int Ordinal) {
-    if (cudaGetDevice(&Saved) != cudaSuccess) {
-      cudaGetLastError();
-      Saved = -1;
-    }
-    Switched = Saved != Ordinal && cudaSetDevice(Ordinal) == cudaSuccess;
-  }
-  ~OnDevice() {
-    if (Switched)
-      cudaSetDevice(Saved);
-  }
-  OnDevice(const OnDevice &) = delete;
-  OnDevice &operator=(const OnDevice &) = delete;
-
-private:
-  int Saved = -1;
-  bool Switched = false;
-};
+// Counter blocks some executable graph's node uses (the registry lock);
+// never destroyed, as graphs may be instantiated from static destructors.
+std::set<std::pair<const DeviceState *, uint32_t *>> &graphCounters() {
+  static auto *Counters =
+      new std::set<std::pair<const DeviceState *, uint32_t *>>;
+  return *Counters;
+}
 
 // Gives the __smc kernel nodes of one graph, and of the graphs nested in it,
-// counter blocks no executable graph uses yet.  Globals::Mutex held.
+// counter blocks no executable graph uses yet.  The registry lock held.
 class CounterAssigner {
 public:
   explicit CounterAssigner(const driver::Api &Api) : Api(Api) {}
@@ -83,20 +73,19 @@ public:
 
 private:
   cudaError_t kernelNode(cudaGraphNode_t Node) {
-    Globals &G = globals();
     CUDA_KERNEL_NODE_PARAMS Params{};
     // A node the driver cannot describe was not made by an SMC launch.
     if (Api.GraphKernelNodeGetParams(Node, &Params) != CUDA_SUCCESS)
       return cudaSuccess;
-    auto Variant = G.SmcVariants.find(Params.func);
-    if (Variant == G.SmcVariants.end() || !Params.kernelParams)
+    KernelEntry *Variant = kernelOfSmcVariant(Params.func);
+    if (!Variant || !Params.kernelParams)
       return cudaSuccess;
-    KernelEntry &K = *Variant->second;
+    KernelEntry &K = *Variant;
     DeviceState &Dev = *K.Device;
     uint32_t NumParams = K.Info.num_params;
     SmcDescriptor Desc;
     std::memcpy(&Desc, Params.kernelParams[NumParams], sizeof Desc);
-    if (G.GraphCounters.insert({&Dev, Desc.worker_count}).second)
+    if (graphCounters().insert({&Dev, Desc.worker_count}).second)
       return cudaSuccess; // the first executable graph to use this block
 
     // The parameters are copied, as setting them replaces what the node's
@@ -117,7 +106,7 @@ private:
     }
     if (Block) {
       useCounterBlock(Desc, Block, Dev.NumSMs);
-      G.GraphCounters.insert({&Dev, Block});
+      graphCounters().insert({&Dev, Block});
     } else {
       tellKernel(K, "a graph node runs the original: no counter block of its "
                     "own for it");
@@ -146,12 +135,11 @@ private:
 
 // Before `graph` is instantiated, or an executable graph updated from it.
 cudaError_t giveOwnCounters(cudaGraph_t Graph) {
-  if (!Graph || smcDisabled() || ForwardAll.load(std::memory_order_relaxed))
+  if (!Graph || config().Disabled || forwardAll())
     return cudaSuccess;
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
+  Guard Lock(registryMutex());
   // No __smc variant was ever launched, so none can be in the graph.
-  if (G.SmcVariants.empty())
+  if (!anySmcVariant())
     return cudaSuccess;
   const driver::Api *Api = driver::api();
   if (!Api)

@@ -5,8 +5,8 @@
 // plugin's host launch rewrite replaces with it; the static_asserts below
 // fail the build if a name or a signature drifts.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_HOSTENTRIES_H
-#define SMC_RUNTIME_HOSTENTRIES_H
+#ifndef SMC_RUNTIME_CORE_HOSTENTRIES_H
+#define SMC_RUNTIME_CORE_HOSTENTRIES_H
 
 #include "smc/abi.h"
 
@@ -32,7 +32,7 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
     cudaGraphExec_t *PGraphExec, cudaGraph_t Graph,
     cudaGraphInstantiateParams *InstantiateParams);
 
-// LaunchEntry.cpp
+// dispatch/Dispatcher.cpp
 SMC_EXPORT cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
                                            dim3 Block, void **Args,
                                            size_t SharedMem,
@@ -43,7 +43,7 @@ SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
                                                 cudaStream_t Stream);
 SMC_EXPORT cudaError_t __smc_device_reset();
 
-// GraphExec.cpp
+// core/GraphExec.cpp
 SMC_EXPORT cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
                                                cudaGraph_t Graph,
                                                unsigned long long Flags);
@@ -59,7 +59,7 @@ SMC_EXPORT cudaError_t
 __smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
                         cudaGraphExecUpdateResultInfo *ResultInfo);
 
-// Batch.cpp: recorded into an smc::Batch while one records on the
+// batch/Recording.cpp: recorded into an smc::Batch while one records on the
 // calling thread, else forwarded.
 SMC_EXPORT cudaError_t __smc_memset_async(void *DevPtr, int Value, size_t Count,
                                           cudaStream_t Stream);
@@ -74,7 +74,7 @@ SMC_EXPORT cudaError_t __smc_memcpy_async_ptsz(void *Dst, const void *Src,
                                                cudaMemcpyKind Kind,
                                                cudaStream_t Stream);
 
-// Priorities.cpp
+// priority/Priorities.cpp
 SMC_EXPORT cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,
                                                          unsigned int Flags,
                                                          int Priority);
@@ -86,4 +86,4 @@ SMC_EXPORT cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,
 SMC_HOST_ENTRIES(SMC_CHECK_HOST_ENTRY)
 #undef SMC_CHECK_HOST_ENTRY
 
-#endif // SMC_RUNTIME_HOSTENTRIES_H
+#endif // SMC_RUNTIME_CORE_HOSTENTRIES_H

@@ -6,10 +6,10 @@
 // on an SM range of its own, decided from the kernel profiles and the other
 // launches of policy auto in flight on the device.  This file holds the
 // decision and the profile recording schedule, pure C++ without CUDA;
-// runtime/AutoLaunch.cpp does the CUDA side.
+// runtime/corun/AutoLaunch.cpp does the CUDA side.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_AUTOPOLICY_H
-#define SMC_RUNTIME_AUTOPOLICY_H
+#ifndef SMC_RUNTIME_CORUN_AUTOPOLICY_H
+#define SMC_RUNTIME_CORUN_AUTOPOLICY_H
 
 #include "corun/CoRunScheduler.h"
 #include "corun/CoRunTrials.h"
@@ -104,7 +104,7 @@ std::vector<CoRunKernel> decisionOrder(std::vector<CoRunKernel> Kernels);
 // the decision is a partition and `StreamBusy` is false: a launch queued
 // behind earlier work on its own stream may start after the others end,
 // when its share would not pay (and its workers are sized for every SM:
-// LivePartition.h, confinedGrid).
+// plan/WorkerGrid.h, confinedGrid).
 AutoChoice chooseAuto(const std::vector<AutoFlight> &Others,
                       const CoRunKernel &Me, bool StreamBusy,
                       const CoRunDecision &Decision, unsigned NumSms);
@@ -116,4 +116,4 @@ std::vector<CoRunTrials> autoCoRunTrials();
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_AUTOPOLICY_H
+#endif // SMC_RUNTIME_CORUN_AUTOPOLICY_H

@@ -14,8 +14,8 @@
 // STP (system throughput) = sum over kernels of T_alone / T_corun; ANTT
 // (average normalized turnaround time) = mean of T_corun / T_alone.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_CORUNSCHEDULER_H
-#define SMC_RUNTIME_CORUNSCHEDULER_H
+#ifndef SMC_RUNTIME_CORUN_CORUNSCHEDULER_H
+#define SMC_RUNTIME_CORUN_CORUNSCHEDULER_H
 
 #include "measure/KernelProfile.h"
 
@@ -163,4 +163,4 @@ private:
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_CORUNSCHEDULER_H
+#endif // SMC_RUNTIME_CORUN_CORUNSCHEDULER_H

@@ -3,6 +3,7 @@
 // See CoRunTrials.h.
 //===----------------------------------------------------------------------===//
 #include "corun/CoRunTrials.h"
+
 #include "base/Text.h"
 
 #include <algorithm>
@@ -200,7 +201,7 @@ void CoRunTrials::advance() {
                            : "none") +
                      ")";
   CoRunDecision Chosen;
-  if (Best && SharedStp && Best->Stp > *SharedStp * (1 + Opt.Margin)) {
+  if (Best && SharedStp && higherBy(Best->Stp, *SharedStp, Opt.Margin)) {
     Chosen = partitionOf(Best->Decision.Shares,
                          "settled on the partition measured fastest" + Over);
   } else {

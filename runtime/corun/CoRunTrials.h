@@ -21,10 +21,11 @@
 // sharing: measured, never predicted, to be better than sharing.  Pure C++:
 // no CUDA.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_CORUNTRIALS_H
-#define SMC_RUNTIME_CORUNTRIALS_H
+#ifndef SMC_RUNTIME_CORUN_CORUNTRIALS_H
+#define SMC_RUNTIME_CORUN_CORUNTRIALS_H
 
 #include "corun/CoRunScheduler.h"
+#include "measure/Measured.h"
 
 #include <optional>
 #include <string>
@@ -49,7 +50,7 @@ public:
     unsigned MaxTrials = 16;
     // A partition is kept only if its measured STP beats sharing's by this
     // fraction.
-    double Margin = 0.02;
+    double Margin = DefaultMargin;
   };
 
   // One trial that was measured.
@@ -116,4 +117,4 @@ private:
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_CORUNTRIALS_H
+#endif // SMC_RUNTIME_CORUN_CORUNTRIALS_H

@@ -6,13 +6,16 @@
 // placeByAffinity per kernel, input signature and options.
 //===----------------------------------------------------------------------===//
 #include "locality/AffinityGraph.h"
-#include "core/RuntimeState.h"
+
+#include "base/Cuda.h"
+#include "base/Locks.h"
+#include "base/Messages.h"
 
 #include <cuda_runtime.h>
 
 #include <chrono>
 #include <map>
-#include <mutex>
+#include <optional>
 #include <sstream>
 
 namespace smc {
@@ -63,7 +66,7 @@ struct CachedPlacement {
 };
 
 struct AffinityCache {
-  std::mutex Mutex;
+  OrderedMutex Mutex{LockLevel::Affinity}; // guards Placements
   std::map<std::string, CachedPlacement> Placements;
 };
 
@@ -95,15 +98,18 @@ AffinityReport placeCached(const std::string &Kernel,
                            const AffinityOptions &Options, SetPolicy Set) {
   AffinityCache &Cache = affinityCache();
   std::string Key = cacheKey(Kernel, Signature, Options);
+  // The cache lock is a leaf: the policy is set after it is released.
+  std::optional<CachedPlacement> Cached;
   {
-    std::lock_guard<std::mutex> Lock(Cache.Mutex);
+    Guard Lock(Cache.Mutex);
     auto It = Cache.Placements.find(Key);
-    if (It != Cache.Placements.end()) {
-      Set(It->second.Placement);
-      AffinityReport Report = It->second.Report;
-      Report.cached = true;
-      return Report;
-    }
+    if (It != Cache.Placements.end())
+      Cached = It->second;
+  }
+  if (Cached) {
+    Set(Cached->Placement);
+    Cached->Report.cached = true;
+    return Cached->Report;
   }
   AffinityReport Report;
   auto Start = std::chrono::steady_clock::now();
@@ -118,7 +124,7 @@ AffinityReport placeCached(const std::string &Kernel,
     return Report;
   }
   Set(Placement);
-  std::lock_guard<std::mutex> Lock(Cache.Mutex);
+  Guard Lock(Cache.Mutex);
   Cache.Placements[Key] = {Placement, Report};
   return Report;
 }

@@ -12,8 +12,8 @@
 // libmetis.so.5), so that programs that never ask for affinity placement
 // need no METIS.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_AFFINITYGRAPH_H
-#define SMC_RUNTIME_AFFINITYGRAPH_H
+#ifndef SMC_RUNTIME_LOCALITY_AFFINITYGRAPH_H
+#define SMC_RUNTIME_LOCALITY_AFFINITYGRAPH_H
 
 #include "smc/smc.h"
 
@@ -87,7 +87,7 @@ double keptAffinity(const Graph &G, const std::vector<uint32_t> &PartOf);
 // Else the contiguous order where it keeps at least ContiguousShare of
 // what the partition keeps (neither needs a table upload nor a load per
 // chunk), else the partition's table.  MinGain
-// comes from two measurements on an H100 (README, "Affinity-based
+// comes from two measurements on an H100 (docs/results/locality.md, "Affinity
 // placement"): spmv's band (a gain of about 10 per chunk) ran 1.18x faster
 // in the contiguous order than in the interleaved one, nbf's window of
 // partners (a gain of 0.26) about 4% slower.
@@ -108,4 +108,4 @@ std::vector<unsigned> chunkTable(const std::vector<uint32_t> &PartOf,
 
 } // namespace smc::affinity
 
-#endif // SMC_RUNTIME_AFFINITYGRAPH_H
+#endif // SMC_RUNTIME_LOCALITY_AFFINITYGRAPH_H

@@ -87,12 +87,9 @@ void LocalityTrials::drop(unsigned Candidate) {
 }
 
 double LocalityTrials::medianSeconds(unsigned Candidate) const {
-  if (Candidate >= Times.size() || Times[Candidate].empty())
+  if (Candidate >= Times.size())
     return 0;
-  std::vector<double> V = Times[Candidate];
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+  return median(Times[Candidate]);
 }
 
 void LocalityTrials::decideIfComplete() {
@@ -111,7 +108,7 @@ void LocalityTrials::decideIfComplete() {
       Best = medianSeconds(C);
       Chosen = C;
     }
-  if (Best >= Original * (1 - MinGain))
+  if (!fasterBy(Best, Original, MinGain))
     Chosen = 0;
 }
 

@@ -10,14 +10,15 @@
 // banded sparse matrix's affinity) for irregular, z and unknown; the
 // cluster orders also throttled to half the workers that fit.  On an H100
 // no cache-size rule predicted which of these wins (clusters raised L1 hits
-// and cut L2 traffic yet ran slower; README, "CTA locality"), so the choice
+// and cut L2 traffic yet ran slower; docs/results/locality.md), so the choice
 // is measured: the first launches of a configuration run the candidates in
 // turn, each timed, and the fastest by median is kept if it beats the
 // original by MinGain, else the original.  Pure logic: no CUDA.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_LOCALITYCHOICE_H
-#define SMC_RUNTIME_LOCALITYCHOICE_H
+#ifndef SMC_RUNTIME_LOCALITY_LOCALITYCHOICE_H
+#define SMC_RUNTIME_LOCALITY_LOCALITYCHOICE_H
 
+#include "measure/Measured.h"
 #include "smc/smc.h"
 
 #include <cstdint>
@@ -47,7 +48,7 @@ localityCandidates(uint32_t Locality, bool Urgent = false,
 class LocalityTrials {
 public:
   explicit LocalityTrials(unsigned Candidates, unsigned Samples = 3,
-                          double MinGain = 0.02);
+                          double MinGain = DefaultMargin);
 
   // The candidate the next launch runs, and whether it is a timed trial:
   // while undecided, the candidates in turn until each has been launched
@@ -89,4 +90,4 @@ private:
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_LOCALITYCHOICE_H
+#endif // SMC_RUNTIME_LOCALITY_LOCALITYCHOICE_H

@@ -1,24 +1,22 @@
 //===- LocalityLaunch.cpp - Policy locality on the launch path ------------===//
 //
-// Launches of policy locality (smc::Policy::locality(), SMC_POLICY
-// 'k=locality').  Per launch configuration (a Prepared of Variant::Locality)
-// the runtime keeps the trials of LocalityChoice.h: while they run, each
-// launch is the next placement in turn, between two events on its own
-// stream; later launches read the events that have completed (no launch
-// waits for one).  Once every placement has its samples, the fastest is
-// kept in Prepared::LocalityChosen and every later launch of the
-// configuration goes straight to it.  A launch being captured runs the
-// original (a graph's launch cannot be timed here), as does one the trials'
-// lock finds no placement for.
+// Each configuration's trials and the decision-maker's hooks; see
+// LocalityLaunch.h.
 //===----------------------------------------------------------------------===//
+#include "locality/LocalityLaunch.h"
+
+#include "base/Locks.h"
+#include "core/Kernels.h"
+#include "core/Prepared.h"
 #include "locality/LocalityChoice.h"
-#include "core/RuntimeState.h"
+#include "policy/Policies.h"
 
 #include <deque>
-#include <mutex>
+#include <memory>
 
 namespace smc {
 
+// The placement trials of one configuration of policy locality.
 struct LocalityTuning {
   std::vector<LocalityCandidate> Candidates;
   std::vector<std::string> Names;
@@ -26,13 +24,12 @@ struct LocalityTuning {
   // Each candidate's prepared launch (null until first needed).
   std::vector<Prepared *> Placements;
   LocalityTrials Trials;
+  // Timed trials whose time has not come in yet, oldest first.
   struct InFlight {
     unsigned Candidate;
-    cudaEvent_t Start, End;
+    Stopwatch Watch;
   };
   std::deque<InFlight> Timed;
-  std::vector<cudaEvent_t> FreeEvents;
-  std::string Choice;
 
   explicit LocalityTuning(std::vector<LocalityCandidate> C)
       : Candidates(std::move(C)), Placements(Candidates.size(), nullptr),
@@ -46,18 +43,23 @@ struct LocalityTuning {
 
 namespace {
 
-std::mutex &localityMutex() {
-  static std::mutex *M = new std::mutex;
-  return *M;
-}
+// What a configuration of policy locality keeps: its trials (made on its
+// first launch), and the placement chosen once they are in (null before);
+// Choice is written once, before Chosen, and read without the lock after.
+struct LocalityState {
+  std::unique_ptr<LocalityTuning> Tuning;
+  std::atomic<Prepared *> Chosen{nullptr};
+  std::string Choice;
+};
 
-// The prepared launch of candidate C for Req, or null when the kernel
+// The prepared launch of candidate C for L, or null when the kernel
 // cannot run that placement (the variant is missing or fell back).
-Prepared *placement(LocalityTuning &T, unsigned C, const LaunchRequest &Req,
-                    int Device) {
+Prepared *placement(LocalityTuning &T, unsigned C, const Launch &L) {
   if (T.Placements[C])
     return T.Placements[C];
-  Prepared *P = prepareUnder(Req, T.Candidates[C].Placement, Device);
+  LaunchDecision Decision;
+  Decision.Placement = policyIdFor(T.Candidates[C].Placement);
+  Prepared *P = prepare(L.Req, L.Device, Decision);
   Variant Want = T.Candidates[C].Placement.variant;
   if (!P || P->Variant != Want || !P->Reason.empty())
     return nullptr;
@@ -68,120 +70,123 @@ Prepared *placement(LocalityTuning &T, unsigned C, const LaunchRequest &Req,
 void collectTimes(LocalityTuning &T) {
   while (!T.Timed.empty()) {
     LocalityTuning::InFlight &F = T.Timed.front();
-    cudaError_t Err = cudaEventQuery(F.End);
-    if (Err == cudaErrorNotReady)
+    double Seconds = 0;
+    Stopwatch::Reading R = F.Watch.read(Seconds);
+    if (R == Stopwatch::Reading::Pending)
       return;
-    float Ms = 0;
-    if (Err == cudaSuccess)
-      Err = cudaEventElapsedTime(&Ms, F.Start, F.End);
-    if (Err == cudaSuccess) {
-      T.Trials.measured(F.Candidate, Ms * 1e-3);
-    } else {
-      cudaGetLastError();
+    if (R == Stopwatch::Reading::Done)
+      T.Trials.measured(F.Candidate, Seconds);
+    else
       T.Trials.lost(F.Candidate); // tried again
-    }
-    T.FreeEvents.push_back(F.Start);
-    T.FreeEvents.push_back(F.End);
     T.Timed.pop_front();
   }
 }
 
-cudaError_t eventFromPool(LocalityTuning &T, cudaEvent_t &E) {
-  if (!T.FreeEvents.empty()) {
-    E = T.FreeEvents.back();
-    T.FreeEvents.pop_back();
-    return cudaSuccess;
+// The trials of configuration P (of policy locality), made on first use.
+// The Locality lock held.
+LocalityTuning &tuningOf(Prepared &P, const LaunchShape &Shape,
+                         LocalityState &S) {
+  if (!S.Tuning) {
+    KernelEntry &K = *P.Kernel;
+    uint32_t Class = K.InfoProblem.empty() ? K.Info.locality
+                                           : uint32_t(SMC_LOCALITY_UNKNOWN);
+    // Clusters are also tried throttled, to half the workers that fit.
+    unsigned Throttled = 0;
+    Occupancy Occ;
+    if (lockedOccupancy(K, Shape, Occ) && Occ.Variant >= 2)
+      Throttled = unsigned(Occ.Variant) / 2;
+    S.Tuning = std::make_unique<LocalityTuning>(
+        localityCandidates(Class, P.Urgent, Throttled));
   }
-  return cudaEventCreate(&E);
+  return *S.Tuning;
+}
+
+// Runs `L` as placement `Run` (null: forwarded to the original), which
+// decision-makers after this one keep (an urgent launch's SMs confine it).
+void runAs(Launch &L, Prepared *Run) {
+  if (Run)
+    L.placeUnder(Run->PolicyId);
+  L.use(Run);
 }
 
 } // namespace
 
-cudaError_t launchLocality(LaunchRequest &Req, int Device, Prepared &P) {
-  if (Prepared *Chosen = P.LocalityChosen.load(std::memory_order_acquire)) {
-    Req.LocalityChoice = &P.LocalityTuning->Choice;
-    return dispatchWithPriority(*Chosen, Req, Device);
+void Locality::propose(Launch &L, Ticket &T) {
+  Prepared *P = L.current();
+  if (!P || P->Variant != Variant::Locality)
+    return;
+  LocalityState &S = P->Rooms.get<LocalityState>();
+  if (Prepared *Chosen = S.Chosen.load(std::memory_order_acquire)) {
+    runAs(L, Chosen);
+    L.Decision.LocalityNote = &S.Choice;
+    return;
   }
-  cudaStream_t Stream = Req.effectiveStream();
-  cudaStreamCaptureStatus Capture = cudaStreamCaptureStatusNone;
-  if (cudaStreamIsCapturing(Stream, &Capture) != cudaSuccess) {
-    cudaGetLastError();
-    return launchOriginal(Req);
+  Capture C = L.capture();
+  if (C == Capture::Unknown) {
+    runAs(L, nullptr); // forwarded to the original, unrecorded
+    return;
   }
-  if (Capture != cudaStreamCaptureStatusNone)
-    return runOriginal(P, "", Req); // a captured launch is not timed
+  if (C == Capture::Active) {
+    L.Decision.Original = true; // a captured launch is not timed
+    return;
+  }
 
-  std::lock_guard<std::mutex> Lock(localityMutex());
-  if (!P.LocalityTuning) {
-    uint32_t Class = P.Kernel->InfoProblem.empty()
-                         ? P.Kernel->Info.locality
-                         : uint32_t(SMC_LOCALITY_UNKNOWN);
-    // Clusters are also tried throttled, to half the workers that fit.
-    unsigned Throttled = 0;
-    if (const driver::Api *Api = driver::api()) {
-      std::lock_guard<std::mutex> GlobalLock(globals().Mutex);
-      Occupancy Occ;
-      if (occupancy(*P.Kernel, Req.Shape.Block, Req.Shape.SharedMem, *Api,
-                    Occ) &&
-          Occ.Variant >= 2)
-        Throttled = unsigned(Occ.Variant) / 2;
-    }
-    P.LocalityTuning = std::make_shared<LocalityTuning>(
-        localityCandidates(Class, P.Urgent, Throttled));
-  }
-  LocalityTuning &T = *P.LocalityTuning;
-  // Decided while this launch waited for the lock: T.Choice is read without
+  Guard Lock(levelMutex<LockLevel::Locality>());
+  LocalityTuning &Tuning = tuningOf(*P, L.Req.Shape, S);
+  // Decided while this launch waited for the lock: S.Choice is read without
   // it from now on, so it is written only once.
-  if (Prepared *Chosen = P.LocalityChosen.load(std::memory_order_acquire)) {
-    Req.LocalityChoice = &T.Choice;
-    return dispatchWithPriority(*Chosen, Req, Device);
+  if (Prepared *Chosen = S.Chosen.load(std::memory_order_acquire)) {
+    runAs(L, Chosen);
+    L.Decision.LocalityNote = &S.Choice;
+    return;
   }
-  collectTimes(T);
+  collectTimes(Tuning);
   for (;;) {
-    if (T.Trials.decided()) {
-      Prepared *Chosen = placement(T, T.Trials.chosen(), Req, Device);
-      if (!Chosen) // the original always has a prepared launch
-        return launchOriginal(Req);
-      T.Choice = T.Trials.summary(T.Names);
-      P.LocalityChosen.store(Chosen, std::memory_order_release);
-      Req.LocalityChoice = &T.Choice;
-      return dispatchWithPriority(*Chosen, Req, Device);
+    if (Tuning.Trials.decided()) {
+      Prepared *Chosen = placement(Tuning, Tuning.Trials.chosen(), L);
+      runAs(L, Chosen); // the original always has a prepared launch
+      if (!Chosen)
+        return;
+      S.Choice = Tuning.Trials.summary(Tuning.Names);
+      S.Chosen.store(Chosen, std::memory_order_release);
+      L.Decision.LocalityNote = &S.Choice;
+      return;
     }
-    LocalityTrials::Next Next = T.Trials.next();
-    Prepared *Run = placement(T, Next.Candidate, Req, Device);
+    LocalityTrials::Next Next = Tuning.Trials.next();
+    Prepared *Run = placement(Tuning, Next.Candidate, L);
     if (!Run && Next.Candidate != 0) {
-      T.Trials.drop(Next.Candidate);
+      Tuning.Trials.drop(Next.Candidate);
       continue;
     }
+    runAs(L, Run);
     if (!Run)
-      return launchOriginal(Req);
-    Req.LocalityChoice = &T.TrialNotes[Next.Candidate];
-    if (!Next.Timed)
-      return dispatchWithPriority(*Run, Req, Device);
-    cudaEvent_t Start = nullptr, End = nullptr;
-    if (eventFromPool(T, Start) != cudaSuccess ||
-        eventFromPool(T, End) != cudaSuccess ||
-        cudaEventRecord(Start, Stream) != cudaSuccess) {
-      cudaGetLastError();
-      if (Start)
-        T.FreeEvents.push_back(Start);
-      if (End)
-        T.FreeEvents.push_back(End);
-      T.Trials.lost(Next.Candidate);
-      return dispatchWithPriority(*Run, Req, Device); // untimed
+      return;
+    L.Decision.LocalityNote = &Tuning.TrialNotes[Next.Candidate];
+    if (Next.Timed) {
+      T.Tuning = &Tuning;
+      T.Candidate = Next.Candidate;
     }
-    cudaError_t Err = dispatchWithPriority(*Run, Req, Device);
-    if (Err == cudaSuccess && cudaEventRecord(End, Stream) == cudaSuccess) {
-      T.Timed.push_back({Next.Candidate, Start, End});
-      return cudaSuccess;
-    }
-    if (Err == cudaSuccess)
-      cudaGetLastError(); // the end event's error, not the launch's
-    T.Trials.lost(Next.Candidate);
-    T.FreeEvents.push_back(Start);
-    T.FreeEvents.push_back(End);
-    return Err;
+    return;
   }
+}
+
+void Locality::before(Launch &L, Ticket &T) {
+  if (!T.Tuning || T.Watch.start(L.Stream))
+    return;
+  Guard Lock(levelMutex<LockLevel::Locality>());
+  T.Tuning->Trials.lost(T.Candidate); // launched untimed
+  T.Tuning = nullptr;
+}
+
+void Locality::after(Launch &L, Ticket &T, cudaError_t Err) {
+  if (!T.Tuning)
+    return;
+  bool Stopped = Err == cudaSuccess && T.Watch.stop(L.Stream);
+  Guard Lock(levelMutex<LockLevel::Locality>());
+  if (Stopped)
+    T.Tuning->Timed.push_back({T.Candidate, std::move(T.Watch)});
+  else
+    T.Tuning->Trials.lost(T.Candidate);
 }
 
 } // namespace smc

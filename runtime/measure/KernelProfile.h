@@ -18,16 +18,16 @@
 // "issue" (optional) is what the original issues, measured alone on the
 // whole GPU with Nsight Compute (scripts/smc-profile --ncu): the share of
 // its warp instructions that access global memory, its instructions per
-// cycle per warp scheduler and its time.  Slice co-scheduling
-// (KerneletModel.h, smc::Batch) predicts co-runs from it.  "points" may then
-// be empty.
+// cycle per warp scheduler and its time.  smc::Batch sizes its slices from
+// it (batch/SliceRuns.h), and the Kernelet model kept for comparison
+// (bench/kernelet) predicts co-runs from it.  "points" may then be empty.
 //
 // "sms" of a point is in 1..sms of the device; "workers" >= 0 (0: the
 // original's occupancy); "seconds" > 0; "samples" >= 1 (optional, default
 // 1) is the number of launches whose mean "seconds" is.  Pure C++: no CUDA.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_KERNELPROFILE_H
-#define SMC_RUNTIME_KERNELPROFILE_H
+#ifndef SMC_RUNTIME_MEASURE_KERNELPROFILE_H
+#define SMC_RUNTIME_MEASURE_KERNELPROFILE_H
 
 #include <map>
 #include <optional>
@@ -132,4 +132,4 @@ private:
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_KERNELPROFILE_H
+#endif // SMC_RUNTIME_MEASURE_KERNELPROFILE_H

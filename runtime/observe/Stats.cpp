@@ -6,6 +6,10 @@
 //===----------------------------------------------------------------------===//
 #include "observe/Stats.h"
 
+#include "base/Forever.h"
+#include "base/Locks.h"
+#include "base/Messages.h"
+#include "policy/Config.h"
 #include "smc/abi.h"
 
 #include <nlohmann/json.hpp>
@@ -13,7 +17,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
-#include <mutex>
 
 namespace smc {
 namespace stats {
@@ -21,32 +24,28 @@ namespace {
 
 struct Collector {
   std::string Path;
-  std::mutex Mutex;
+  OrderedMutex Mutex{LockLevel::Records}; // guards the rest
   std::string DeviceName;
   bool HaveDevice = false;
   std::vector<nlohmann::ordered_json> Launches;
 };
 
-void writeAtExit();
+void writeStatsAtExit();
 
 // Null when SMC_STATS is unset or empty.  Never destroyed, so it outlives
 // every static destructor that might still launch.
 Collector *collector() {
-  static Collector *Instance = [] {
-    const char *Path = std::getenv("SMC_STATS");
-    if (!Path || !*Path)
-      return static_cast<Collector *>(nullptr);
-    Collector *C = new Collector;
-    C->Path = Path;
-    std::atexit(writeAtExit);
-    return C;
-  }();
+  static Collector *Instance =
+      writeAtExit(config().StatsPath, forever<Collector>().Path,
+                  writeStatsAtExit)
+          ? &forever<Collector>()
+          : nullptr;
   return Instance;
 }
 
-void writeAtExit() {
+void writeStatsAtExit() {
   Collector *C = collector();
-  std::lock_guard<std::mutex> Lock(C->Mutex);
+  Guard Lock(C->Mutex);
   // One launch per line: readable, and small for long runs.
   std::ofstream File(C->Path);
   File << "{\"device\": " << nlohmann::json(C->DeviceName).dump()
@@ -121,7 +120,7 @@ void record(const LaunchRecord &Launch, const std::string &DeviceName) {
   if (!C)
     return;
   nlohmann::ordered_json J = toJson(Launch);
-  std::lock_guard<std::mutex> Lock(C->Mutex);
+  Guard Lock(C->Mutex);
   if (!C->HaveDevice) {
     C->DeviceName = DeviceName;
     C->HaveDevice = true;

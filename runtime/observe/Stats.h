@@ -13,8 +13,8 @@
 //
 // Internal to the runtime; CUDA-free.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_STATS_H
-#define SMC_RUNTIME_STATS_H
+#ifndef SMC_RUNTIME_OBSERVE_STATS_H
+#define SMC_RUNTIME_OBSERVE_STATS_H
 
 #include <cstddef>
 #include <cstdint>
@@ -68,4 +68,4 @@ void record(const LaunchRecord &Launch, const std::string &DeviceName);
 } // namespace stats
 } // namespace smc
 
-#endif // SMC_RUNTIME_STATS_H
+#endif // SMC_RUNTIME_OBSERVE_STATS_H

@@ -11,8 +11,8 @@
 // scripts/plot_timeline.py --trace draws per SM.  Original kernels are not
 // traced.  This part decodes records and makes the lines; CUDA-free.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_TRACE_H
-#define SMC_RUNTIME_TRACE_H
+#ifndef SMC_RUNTIME_OBSERVE_TRACE_H
+#define SMC_RUNTIME_OBSERVE_TRACE_H
 
 #include <cstddef>
 #include <cstdint>
@@ -58,4 +58,4 @@ std::string toCsv(const std::vector<ChunkSpan> &Spans,
 } // namespace trace
 } // namespace smc
 
-#endif // SMC_RUNTIME_TRACE_H
+#endif // SMC_RUNTIME_OBSERVE_TRACE_H

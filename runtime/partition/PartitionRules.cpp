@@ -1,7 +1,7 @@
-//===- LivePartition.cpp - The arithmetic of live SM partitions -----------===//
+//===- PartitionRules.cpp - The arithmetic of live SM partitions ----------===//
 //
-// Live target tables and the worker grid of confined launches; see
-// LivePartition.h.
+// Live target tables and the workers a grown partition adds; see
+// PartitionRules.h.
 //===----------------------------------------------------------------------===//
 #include "partition/PartitionRules.h"
 
@@ -29,31 +29,6 @@ bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
   }
   Targets = std::move(Result);
   return true;
-}
-
-uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize,
-                         uint32_t FreeSMs) {
-  return FitPerSM * (SetSize + FreeSMs);
-}
-
-uint32_t confinedGrid(uint32_t FitPerSM, const std::vector<unsigned> &Set,
-                      const std::vector<std::vector<unsigned>> &Held,
-                      unsigned NumSMs, bool StartsNow) {
-  if (!StartsNow)
-    return FitPerSM * NumSMs;
-  std::vector<bool> Taken(NumSMs, false);
-  uint32_t Own = 0;
-  for (unsigned Sm : Set)
-    if (Sm < NumSMs && !Taken[Sm]) {
-      Taken[Sm] = true;
-      ++Own;
-    }
-  for (const std::vector<unsigned> &Other : Held)
-    for (unsigned Sm : Other)
-      if (Sm < NumSMs)
-        Taken[Sm] = true;
-  uint32_t Free = uint32_t(std::count(Taken.begin(), Taken.end(), false));
-  return confinedWorkers(FitPerSM, Own, Free);
 }
 
 uint32_t grownWorkers(const std::vector<unsigned> &OldSms,

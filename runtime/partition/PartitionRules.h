@@ -1,4 +1,4 @@
-//===- LivePartition.h - The arithmetic of live SM partitions ---*- C++ -*-===//
+//===- PartitionRules.h - The arithmetic of live SM partitions --*- C++ -*-===//
 //
 // A live partition (smc::setStreamSMs) confines the SM-centric launches of
 // one stream to a set of SMs, and may change while they run: the runtime
@@ -6,10 +6,11 @@
 // read when they arrive and at every chunk boundary (runtime/device/
 // SmcWorker.cu).  This file holds what the runtime computes for that, pure
 // C++ without CUDA, unit tested on the CPU: the table's values, and how many
-// workers a launch confined to its set needs.
+// workers a running launch gets when its partition grows.  (How many
+// workers a launch confined to a set starts with: plan/WorkerGrid.h.)
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_LIVEPARTITION_H
-#define SMC_RUNTIME_LIVEPARTITION_H
+#ifndef SMC_RUNTIME_PARTITION_PARTITIONRULES_H
+#define SMC_RUNTIME_PARTITION_PARTITIONRULES_H
 
 #include <cstdint>
 #include <string>
@@ -29,27 +30,6 @@ bool liveTargets(const std::vector<unsigned> &Sms, unsigned WorkersPerSM,
                  unsigned NumSMs, std::vector<uint32_t> &Targets,
                  std::string &Error);
 
-// The worker grid of a loop-mode launch confined to `SetSize` SMs, when
-// `FreeSMs` more SMs are not held by another partition's launch in flight.
-// The hardware places workers wherever there is room and those outside the
-// set retreat, so a grid of `FitPerSM` x all SMs would make a launch wait for
-// room on SMs a co-runner holds, only to retreat there.  Workers are sized
-// for the SMs they can reach now: FitPerSM x (SetSize + FreeSMs).
-uint32_t confinedWorkers(uint32_t FitPerSM, uint32_t SetSize, uint32_t FreeSMs);
-
-// The worker grid of any loop-mode launch confined to the SMs `Set` (a
-// stream partition, a policy's sms=, policy auto's share) on a device of
-// `NumSMs` SMs, beside other confined launches in flight that hold the SM
-// sets `Held`.  A launch that starts at once (`StartsNow`: its stream has
-// nothing before it) is sized for its SMs and the SMs none of them holds:
-// confinedWorkers.  A launch queued behind its stream's work may start
-// after they have ended, when a small grid would be spread over an idle
-// GPU, most of it outside its set (docs/DESIGN.md, "Hazards"): it gets
-// FitPerSM x NumSMs, every place, and those outside its set retreat.
-uint32_t confinedGrid(uint32_t FitPerSM, const std::vector<unsigned> &Set,
-                      const std::vector<std::vector<unsigned>> &Held,
-                      unsigned NumSMs, bool StartsNow);
-
 // The workers of a top-up grid (grow-back) for a launch whose plan wants
 // `PlanTarget` active workers per SM, when its partition goes from
 // (`OldSms`, `OldWorkersPerSM`) to (`NewSms`, `NewWorkersPerSM`) (sorted
@@ -62,4 +42,4 @@ uint32_t grownWorkers(const std::vector<unsigned> &OldSms,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_LIVEPARTITION_H
+#endif // SMC_RUNTIME_PARTITION_PARTITIONRULES_H

@@ -1,40 +1,60 @@
-//===- StreamPartition.cpp - Live SM partitions of streams ----------------===//
+//===- Partitions.cpp - Live SM partitions of streams ---------------------===//
 //
-// smc::setStreamSMs and smc::clearStreamSMs, and what a launch on a
-// partitioned stream needs from them.  A partition has a table of live
-// targets on the device (LivePartition.h) that every SM-centric launch on
-// the stream points its descriptor at: setStreamSMs rewrites the table
-// through the device's own non-blocking stream while launches run, and
-// their workers follow it at chunk boundaries (runtime/device/SmcWorker.cu).
-// A launch on a partitioned stream plans its queues for the partition's SMs
-// (the policy's SM set and workers replaced) and is sized like every
-// confined launch (ConfinedLaunches.cpp).
-// When setStreamSMs grows a partition while the stream's last launch runs,
-// a top-up grid of as many workers as the new SMs (or higher per-SM count)
-// allow joins that launch (grow-back, runtime/device/SmcWorker.cu).
+// The partitions of each device's streams and the smc.h calls that change
+// them; see Partitions.h.
 //===----------------------------------------------------------------------===//
+#include "partition/Partitions.h"
+
+#include "base/Locks.h"
+#include "base/Messages.h"
+#include "core/ConfinedLaunches.h"
+#include "core/Devices.h"
+#include "core/Prepared.h"
 #include "partition/PartitionRules.h"
-#include "core/RuntimeState.h"
+#include "partition/TopUps.h"
+#include "policy/Policies.h"
+#include "smc/smc.h"
 
 #include <algorithm>
+#include <map>
 
 namespace smc {
+
+// A live SM partition of one stream on one device (smc::setStreamSMs).
+// Never freed: launches in flight read its live targets.
+struct StreamPartition {
+  // Sorted, without duplicates; replaced (never changed) when it changes,
+  // so that a launch decided under it keeps a consistent copy.
+  std::shared_ptr<const std::vector<unsigned>> Sms;
+  unsigned WorkersPerSM = 0; // 0: each kernel's policy decides
+  // Device [NumSMs]: the live targets the workers of the stream's launches
+  // read while they run.
+  uint32_t *LiveTarget = nullptr;
+  // Recorded after each launch on the stream: a launch is in flight while
+  // it has not completed.  Null if no event could be made.
+  cudaEvent_t LastLaunch = nullptr;
+  bool Launched = false; // LastLaunch was recorded at least once
+  bool Active = true;    // cleared by clearStreamSMs
+  // The launch LastLaunch follows, if a top-up can join it.
+  TopUpSource TopUp;
+};
+
 namespace {
+
+// A device's partitions, by stream.
+struct DevicePartitions {
+  std::map<StreamKey, std::unique_ptr<StreamPartition>> ByStream;
+};
 
 // Partitions that exist on any device: while 0, launches skip the lookup.
 std::atomic<unsigned> NumPartitions{0};
-
-// Launch tags handed out (SmcDescriptor::launch_tag).
-std::atomic<uint32_t> LaunchTags{0};
-// Tags are 1 to 2^23 - 1: the JOIN word has 23 bits for them, 0 is none.
-constexpr uint32_t NumLaunchTags = (1u << 23) - 1u;
 
 // The stream a program names: null is the legacy default stream.
 cudaStream_t effectiveStream(cudaStream_t Stream) {
   return Stream ? Stream : cudaStreamLegacy;
 }
 
-// Writes a partition's live targets (Globals::Mutex held).
+// Writes a partition's live targets (the Partitions lock held).
 bool writeLiveTargets(DeviceState &Dev, StreamPartition &Partition,
                       const std::vector<uint32_t> &Targets,
                       std::string &Error) {
@@ -46,8 +66,8 @@ bool writeLiveTargets(DeviceState &Dev, StreamPartition &Partition,
   return copyToDevice(Dev, Partition.LiveTarget, Targets.data(), Bytes, Error);
 }
 
-// The device state and stream key of an API call's stream (Globals::Mutex
-// held).  False with `Error` set when either cannot be had.
+// The device state and stream key of an API call's stream (no lock held).
+// False with `Error` set when either cannot be had.
 bool locate(cudaStream_t Stream, DeviceState *&Dev, StreamKey &Key,
             std::string &Error) {
   int Device = 0;
@@ -56,7 +76,7 @@ bool locate(cudaStream_t Stream, DeviceState *&Dev, StreamKey &Key,
     Error = failed("cudaGetDevice", Err);
     return false;
   }
-  Dev = deviceState(Device);
+  Dev = lockedDeviceState(Device);
   if (!Dev) {
     Error = "device " + std::to_string(Device) + " cannot be used";
     return false;
@@ -74,7 +94,7 @@ bool inFlight(const StreamPartition &Partition) {
 
 // Grow-back: adds a top-up grid to the stream's launch in flight for what
 // the partition gains going from (OldSms, OldWorkersPerSM) to (NewSms,
-// NewWorkersPerSM).  Globals::Mutex held.
+// NewWorkersPerSM).  The Partitions lock held.
 void topUp(DeviceState &Dev, StreamPartition &Partition,
            const std::vector<unsigned> &OldSms, unsigned OldWorkersPerSM,
            const std::vector<unsigned> &NewSms, unsigned NewWorkersPerSM) {
@@ -87,130 +107,68 @@ void topUp(DeviceState &Dev, StreamPartition &Partition,
     launchTopUp(Dev, Source, Workers, nullptr, /*PlanTargets=*/false);
 }
 
-// A top-up lane whose last grid has completed, or a new one (up to
-// MaxTopUpLanes, then the next in turn); null with `Error` set if none can
-// be made.
-constexpr size_t MaxTopUpLanes = 8;
-TopUpLane *freeTopUpLane(DeviceState &Dev, std::string &Error) {
-  for (TopUpLane &Lane : Dev.TopUpLanes)
-    if (!eventPending(Lane.Done))
-      return &Lane;
-  if (Dev.TopUpLanes.size() < MaxTopUpLanes) {
-    TopUpLane Lane;
-    cudaError_t Err =
-        cudaStreamCreateWithFlags(&Lane.Stream, cudaStreamNonBlocking);
-    if (Err == cudaSuccess) {
-      Err = cudaEventCreateWithFlags(&Lane.Done, cudaEventDisableTiming);
-      if (Err == cudaSuccess) {
-        Dev.TopUpLanes.push_back(Lane);
-        return &Dev.TopUpLanes.back();
-      }
-      cudaStreamDestroy(Lane.Stream);
-    }
-    if (Dev.TopUpLanes.empty()) {
-      Error = failed("creating a stream for top-up grids", Err);
-      return nullptr;
-    }
-    cudaGetLastError();
-  }
-  return &Dev.TopUpLanes[Dev.NextTopUpLane++ % Dev.TopUpLanes.size()];
+// The partition of `Key` on `Dev`, active or not; null if none was ever
+// set (the Partitions lock held).
+StreamPartition *findPartition(DeviceState &Dev, const StreamKey &Key) {
+  auto &ByStream = Dev.Rooms.get<DevicePartitions>().ByStream;
+  auto It = ByStream.find(Key);
+  return It == ByStream.end() ? nullptr : It->second.get();
 }
 
 } // namespace
 
-bool keepTopUpSource(TopUpSource &Source, Prepared &P,
-                     const SmcDescriptor &Desc, const LaunchRequest &Req) {
-  Source.P = nullptr;
-  if (P.ParamSizes.size() != P.NumParams)
-    return false;
-  Source.Args = copyArgs(Req.Args, P.ParamSizes);
-  Source.P = &P;
-  Source.Desc = Desc;
-  Source.Block = Req.Shape.Block;
-  Source.SharedMem = unsigned(Req.Shape.SharedMem);
-  return true;
-}
-
-void launchTopUp(DeviceState &Dev, const TopUpSource &Source, uint32_t Workers,
-                 cudaEvent_t After, bool PlanTargets) {
-  // Prepared launches are never freed.
-  Prepared &P = *Source.P;
-  auto Fail = [&](const std::string &Why) {
-    tellKernel(*P.Kernel, "cannot add workers to a running launch: " + Why);
-  };
-  std::string Error;
-  if (!PlanTargets && !P.TopUpTargets) {
-    std::vector<uint32_t> Table(Dev.NumSMs, P.Plan.Target);
-    P.TopUpTargets =
-        deviceBuffer(Dev, Table.data(), Table.size() * sizeof(uint32_t), Error);
-    if (!P.TopUpTargets)
-      return Fail(Error);
-  }
-  TopUpLane *Lane = freeTopUpLane(Dev, Error);
-  if (!Lane)
-    return Fail(Error);
-  if (After) {
-    cudaError_t Err = cudaStreamWaitEvent(Lane->Stream, After, 0);
-    if (Err != cudaSuccess)
-      return Fail(failed("cudaStreamWaitEvent", Err));
-  }
-  SmcDescriptor Desc = Source.Desc;
-  Desc.top_up = 1;
-  if (!PlanTargets)
-    Desc.slot_target = P.TopUpTargets;
-  std::vector<void *> Params;
-  for (const std::vector<char> &Arg : Source.Args)
-    Params.push_back(const_cast<char *>(Arg.data()));
-  Params.push_back(&Desc);
-  const dim3 &Block = Source.Block;
-  CUresult R = driver::api()->LaunchKernel(
-      P.Function, Workers, 1, 1, Block.x, Block.y, Block.z, Source.SharedMem,
-      reinterpret_cast<CUstream>(Lane->Stream), Params.data(), nullptr);
-  if (R != CUDA_SUCCESS)
-    return Fail("the top-up launch failed with " + driver::resultText(R));
-  if (cudaEventRecord(Lane->Done, Lane->Stream) != cudaSuccess)
-    cudaGetLastError(); // the lane then looks busy until its next use
-}
-
-uint32_t nextLaunchTag() {
-  return LaunchTags.fetch_add(1, std::memory_order_relaxed) % NumLaunchTags +
-         1u;
-}
-
-StreamPartition *streamPartition(int Device, cudaStream_t Stream) {
+void Partitions::propose(Launch &L, Ticket &T) {
   if (NumPartitions.load(std::memory_order_acquire) == 0)
-    return nullptr;
+    return;
   StreamKey Key;
-  if (!streamKey(Stream, Key))
-    return nullptr;
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  if (size_t(Device) >= G.Devices.size() || !G.Devices[Device])
-    return nullptr;
-  auto &Partitions = G.Devices[Device]->Partitions;
-  auto It = Partitions.find(Key);
-  return It != Partitions.end() && It->second->Active ? It->second.get()
-                                                      : nullptr;
+  if (!streamKey(L.Stream, Key))
+    return;
+  DeviceState *Dev = lockedDeviceState(L.Device);
+  if (!Dev)
+    return;
+  {
+    Guard Lock(levelMutex<LockLevel::Partitions>());
+    StreamPartition *Partition = findPartition(*Dev, Key);
+    if (!Partition || !Partition->Active)
+      return;
+    T.Partition = Partition;
+    T.Sms = Partition->Sms;
+    L.confine(T.Sms.get(), Partition->WorkersPerSM);
+    L.Decision.LiveTarget = Partition->LiveTarget;
+  }
+  LaunchDecision &D = L.Decision;
+  D.Partitioned = true;
+  D.SmsChosen = true;
+  // Workers decide on leaving at batch ends only: one chunk per claim, so
+  // that a partition takes effect at the next chunk boundary (with batches
+  // of five 100 us chunks an urgent kernel waited 0.67 ms for its SMs
+  // instead of 0.14).
+  D.ClaimBatch = 1;
+  // A tag lets a top-up grid join the launch when the partition grows
+  // while it runs.
+  D.Tagged = true;
 }
 
-void partitionLaunched(StreamPartition &Partition, cudaStream_t Stream,
-                       DeviceState &Dev, bool HoldsSms, Prepared *P,
-                       const SmcDescriptor &Desc, const LaunchRequest &Req) {
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  if (HoldsSms)
-    confinedLaunched(Dev, Stream, Partition.Sms);
+void Partitions::after(Launch &L, Ticket &T, cudaError_t Err) {
+  if (!T.Partition || !L.TriedVariant || Err != cudaSuccess ||
+      L.capture() != Capture::None)
+    return;
+  StreamPartition &Partition = *T.Partition;
+  Prepared &P = *L.current();
+  Guard Lock(levelMutex<LockLevel::Partitions>());
+  if (L.RanWorkers)
+    confinedLaunched(*P.Device, L.Stream, *Partition.Sms);
   TopUpSource &Source = Partition.TopUp;
   Source.P = nullptr;
   if (!Partition.LastLaunch)
     return;
-  if (cudaEventRecord(Partition.LastLaunch, Stream) != cudaSuccess) {
+  if (cudaEventRecord(Partition.LastLaunch, L.Stream) != cudaSuccess) {
     cudaGetLastError();
     return;
   }
   Partition.Launched = true;
-  if (P)
-    keepTopUpSource(Source, *P, Desc, Req);
+  if (L.Desc.launch_tag)
+    keepTopUpSource(Source, L);
 }
 
 //===----------------------------------------------------------------------===//
@@ -225,8 +183,6 @@ bool setStreamSMs(cudaStream_t Stream, const std::vector<unsigned> &Sms,
       *Error = "smc::setStreamSMs: " + What;
     return false;
   };
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
   DeviceState *Dev = nullptr;
   StreamKey Key;
   if (!locate(Stream, Dev, Key, Message))
@@ -235,69 +191,77 @@ bool setStreamSMs(cudaStream_t Stream, const std::vector<unsigned> &Sms,
   if (!liveTargets(Sms, WorkersPerSM, Dev->NumSMs, Targets, Message))
     return Fail(Message);
 
-  std::unique_ptr<StreamPartition> &Slot = Dev->Partitions[Key];
-  bool Created = !Slot;
-  if (Created)
-    Slot = std::make_unique<StreamPartition>();
-  StreamPartition &Partition = *Slot;
-  if (!writeLiveTargets(*Dev, Partition, Targets, Message)) {
-    if (Created)
-      Dev->Partitions.erase(Key);
-    return Fail(Message);
-  }
-  if (Created &&
-      cudaEventCreateWithFlags(&Partition.LastLaunch, cudaEventDisableTiming) !=
-          cudaSuccess) {
-    cudaGetLastError();
-    Partition.LastLaunch = nullptr; // launches are then sized as unconfined
-  }
-  std::vector<unsigned> Sorted = Sms;
-  std::sort(Sorted.begin(), Sorted.end());
-  Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
-  std::vector<unsigned> OldSms = std::move(Partition.Sms);
-  unsigned OldWorkersPerSM = Partition.WorkersPerSM;
-  bool WasActive = Partition.Active && !Created;
-  Partition.Sms = std::move(Sorted);
-  Partition.WorkersPerSM = WorkersPerSM;
-  if (!WasActive)
-    NumPartitions.fetch_add(1, std::memory_order_acq_rel);
-  Partition.Active = true;
-  if (WasActive) {
-    if (inFlight(Partition))
-      confinedSmsChanged(*Dev, Key, Partition.Sms);
-    topUp(*Dev, Partition, OldSms, OldWorkersPerSM, Partition.Sms,
-          Partition.WorkersPerSM);
+  {
+    Guard Lock(levelMutex<LockLevel::Partitions>());
+    auto &ByStream = Dev->Rooms.get<DevicePartitions>().ByStream;
+    std::unique_ptr<StreamPartition> &Slot = ByStream[Key];
+    bool Created = !Slot;
+    if (Created) {
+      Slot = std::make_unique<StreamPartition>();
+      Slot->Sms = std::make_shared<const std::vector<unsigned>>();
+    }
+    StreamPartition &Partition = *Slot;
+    if (!writeLiveTargets(*Dev, Partition, Targets, Message)) {
+      if (Created)
+        ByStream.erase(Key);
+      return Fail(Message);
+    }
+    if (Created &&
+        cudaEventCreateWithFlags(&Partition.LastLaunch,
+                                 cudaEventDisableTiming) != cudaSuccess) {
+      cudaGetLastError();
+      Partition.LastLaunch = nullptr; // launches are then sized as unconfined
+    }
+    std::vector<unsigned> Sorted = Sms;
+    std::sort(Sorted.begin(), Sorted.end());
+    Sorted.erase(std::unique(Sorted.begin(), Sorted.end()), Sorted.end());
+    std::shared_ptr<const std::vector<unsigned>> OldSms = Partition.Sms;
+    unsigned OldWorkersPerSM = Partition.WorkersPerSM;
+    bool WasActive = Partition.Active && !Created;
+    Partition.Sms =
+        std::make_shared<const std::vector<unsigned>>(std::move(Sorted));
+    Partition.WorkersPerSM = WorkersPerSM;
+    if (!WasActive)
+      NumPartitions.fetch_add(1, std::memory_order_acq_rel);
+    Partition.Active = true;
+    if (WasActive) {
+      if (inFlight(Partition))
+        confinedSmsChanged(*Dev, Key, *Partition.Sms);
+      topUp(*Dev, Partition, *OldSms, OldWorkersPerSM, *Partition.Sms,
+            Partition.WorkersPerSM);
+    }
   }
   policiesChanged();
   return true;
 }
 
 void clearStreamSMs(cudaStream_t Stream) {
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
   DeviceState *Dev = nullptr;
   StreamKey Key;
   std::string Message;
   if (!locate(Stream, Dev, Key, Message))
     return;
-  auto It = Dev->Partitions.find(Key);
-  if (It == Dev->Partitions.end() || !It->second->Active)
-    return;
-  StreamPartition &Partition = *It->second;
-  std::vector<uint32_t> Uncapped(Dev->NumSMs, LiveTargetUncapped);
-  if (!writeLiveTargets(*Dev, Partition, Uncapped, Message))
-    tell("smc::clearStreamSMs: " + Message +
-         "; running launches keep the old SM set");
-  // Running launches may now use every SM.
-  std::vector<unsigned> AllSms(Dev->NumSMs);
-  for (unsigned Sm = 0; Sm < Dev->NumSMs; ++Sm)
-    AllSms[Sm] = Sm;
-  topUp(*Dev, Partition, Partition.Sms, Partition.WorkersPerSM, AllSms, 0);
-  if (inFlight(Partition))
-    confinedSmsChanged(*Dev, Key, AllSms);
-  Partition.Active = false;
-  Partition.TopUp.P = nullptr; // launches from now on are not partitioned
-  NumPartitions.fetch_sub(1, std::memory_order_acq_rel);
+  {
+    Guard Lock(levelMutex<LockLevel::Partitions>());
+    StreamPartition *Found = findPartition(*Dev, Key);
+    if (!Found || !Found->Active)
+      return;
+    StreamPartition &Partition = *Found;
+    std::vector<uint32_t> Uncapped(Dev->NumSMs, LiveTargetUncapped);
+    if (!writeLiveTargets(*Dev, Partition, Uncapped, Message))
+      tell("smc::clearStreamSMs: " + Message +
+           "; running launches keep the old SM set");
+    // Running launches may now use every SM.
+    std::vector<unsigned> AllSms(Dev->NumSMs);
+    for (unsigned Sm = 0; Sm < Dev->NumSMs; ++Sm)
+      AllSms[Sm] = Sm;
+    topUp(*Dev, Partition, *Partition.Sms, Partition.WorkersPerSM, AllSms, 0);
+    if (inFlight(Partition))
+      confinedSmsChanged(*Dev, Key, AllSms);
+    Partition.Active = false;
+    Partition.TopUp.P = nullptr; // launches from now on are not partitioned
+    NumPartitions.fetch_sub(1, std::memory_order_acq_rel);
+  }
   policiesChanged();
 }
 

@@ -6,8 +6,8 @@
 // set, each SM's queue holding whole clusters one after the other.  Pure
 // C++: no CUDA, unit tested on the CPU.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_CHUNKCLUSTERS_H
-#define SMC_RUNTIME_CHUNKCLUSTERS_H
+#ifndef SMC_RUNTIME_PLAN_CHUNKCLUSTERS_H
+#define SMC_RUNTIME_PLAN_CHUNKCLUSTERS_H
 
 #include "plan/QueuePlan.h"
 #include "smc/smc.h"
@@ -52,4 +52,4 @@ void dealClusters(GridSize Grid, ClusterExtent Extent,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_CHUNKCLUSTERS_H
+#endif // SMC_RUNTIME_PLAN_CHUNKCLUSTERS_H

@@ -19,8 +19,8 @@
 //
 // Pure C++, no CUDA; unit tested in test/unit/MagicDivisionTest.cpp.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_MAGICDIVISION_H
-#define SMC_RUNTIME_MAGICDIVISION_H
+#ifndef SMC_RUNTIME_PLAN_MAGICDIVISION_H
+#define SMC_RUNTIME_PLAN_MAGICDIVISION_H
 
 #include "smc/abi.h"
 
@@ -58,4 +58,4 @@ std::array<uint32_t, 3> blockIdxOfChunk(const SmcDescriptor &D, uint32_t Chunk);
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_MAGICDIVISION_H
+#endif // SMC_RUNTIME_PLAN_MAGICDIVISION_H

@@ -6,8 +6,8 @@
 // When the policy cannot be honoured the plan is refused with a reason and
 // the runtime runs the original.  Pure C++: no CUDA, unit tested on the CPU.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_QUEUEPLAN_H
-#define SMC_RUNTIME_QUEUEPLAN_H
+#ifndef SMC_RUNTIME_PLAN_QUEUEPLAN_H
+#define SMC_RUNTIME_PLAN_QUEUEPLAN_H
 
 #include "smc/abi.h"
 #include "smc/smc.h"
@@ -130,4 +130,4 @@ bool makeQueuePlan(const Policy &Policy, const KernelFacts &Kernel,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_QUEUEPLAN_H
+#endif // SMC_RUNTIME_PLAN_QUEUEPLAN_H

@@ -25,8 +25,8 @@
 //               mm=smc(workers=2,order=cluster(tile,4));
 //               ns::scale<float>=slice(size=64)'
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_POLICYTEXT_H
-#define SMC_RUNTIME_POLICYTEXT_H
+#ifndef SMC_RUNTIME_POLICY_POLICYTEXT_H
+#define SMC_RUNTIME_POLICY_POLICYTEXT_H
 
 #include "smc/smc.h"
 
@@ -64,4 +64,4 @@ const Policy *findPolicy(const std::vector<PolicyRule> &Rules,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_POLICYTEXT_H
+#endif // SMC_RUNTIME_POLICY_POLICYTEXT_H

@@ -1,39 +1,38 @@
 //===- Priorities.cpp - Best-effort launches yield SMs to urgent ones -----===//
 //
-// Stream priorities for SM-centric launches (smc::PriorityMode in smc.h,
-// PriorityYield.h for the decisions).  Once yielding is on for a device,
-// every SM-centric loop-mode launch on a best-effort stream (the least
-// priority, no live partition) points its descriptor's live targets at the
-// device's table of yielded SMs, claims one chunk at a time, and is kept in
-// a ring of yielding launches with an event recorded after it.
-//
-// An urgent launch (a stream of higher priority) while yielding launches
-// are in flight:
-//
-//   urgent stream:  write 0 to the table for its SMs   (cuStreamBatchMemOp)
-//                   the kernel (SM-centric: confined to those SMs)
-//                   write LiveTargetUncapped for them  (cuStreamBatchMemOp)
-//                   record Done
-//   top-up lanes:   after Done, for every yielding launch in flight, a
-//                   top-up grid of its target x the SMs taken (grow-back)
-//
-// The writes are stream memory operations, which the GPU's front end
-// carries out without an SM: a kernel (a memset) could not start while
-// persistent workers hold every SM.  The best-effort workers on the taken
-// SMs leave at their next chunk boundary (except their launch's keeper), so
-// the urgent CTAs find room there; stream order restores the targets when
-// the urgent kernel ends.  Exactly once is the live partitions' argument
-// (runtime/device/SmcWorker.cu): the table only changes which workers stay.
+// Each device's yielding state and the decision-maker's hooks; see
+// Priorities.h.
 //===----------------------------------------------------------------------===//
-#include "core/HostEntries.h"
-#include "partition/PartitionRules.h"
-#include "priority/PriorityRules.h"
-#include "core/RuntimeState.h"
-#include "observe/Stats.h"
+#include "priority/Priorities.h"
 
-#include <cstdlib>
+#include "base/Driver.h"
+#include "base/Locks.h"
+#include "base/Messages.h"
+#include "core/Devices.h"
+#include "core/HostEntries.h"
+#include "core/Kernels.h"
+#include "core/Prepared.h"
+#include "observe/Stats.h"
+#include "partition/PartitionRules.h"
+#include "partition/TopUps.h"
+#include "plan/WorkerGrid.h"
+#include "policy/Config.h"
+#include "policy/Policies.h"
+#include "priority/PriorityRules.h"
+
+#include <memory>
 
 namespace smc {
+
+// The SMs an urgent launch took, until `Done` (recorded after it gave them
+// back) completes.
+struct UrgentHold {
+  std::vector<unsigned> Sms;
+  StreamKey Stream;
+  cudaEvent_t Done = nullptr;
+  bool Taking = false; // between the choice of Sms and Done's recording
+};
+
 namespace {
 
 // Yielding launches an urgent launch can give workers back to, per device.
@@ -41,26 +40,36 @@ constexpr size_t YieldingLaunchSlots = 16;
 // Writes one cuStreamBatchMemOp call takes (the driver takes fewer than 256).
 constexpr size_t MemOpsPerBatch = 128;
 
+// A best-effort SM-centric launch that yields SMs to urgent launches: what
+// a top-up grid needs to give it workers again, and an event recorded
+// after it (in flight until it completes).
+struct YieldingLaunch {
+  TopUpSource Source; // Source.P null: the slot is unused
+  cudaEvent_t Done = nullptr;
+};
+
+// A device's yielding state (the Priority lock, except the atomics).
+struct YieldState {
+  // Set once, after Targets: the device's best-effort SM-centric launches
+  // yield SMs to urgent ones.
+  std::atomic<bool> Yielding{false};
+  // The policy epoch at which whether a policy is urgent was last asked.
+  std::atomic<uint64_t> CheckedEpoch{UINT64_MAX};
+  // Device [NumSMs]: the live targets of yielding launches (0 on the SMs
+  // urgent launches hold, LiveTargetUncapped elsewhere).
+  uint32_t *Targets = nullptr;
+  bool Failed = false; // the table could not be made: never yields
+  std::vector<YieldingLaunch> Launches; // a ring, never resized
+  unsigned NextLaunch = 0;
+  std::vector<std::unique_ptr<UrgentHold>> Holds;
+};
+
 // setPriorityMode's mode, or -1: SMC_PRIORITY's.
 std::atomic<int> ModeSet{-1};
 
-PriorityMode environmentMode() {
-  static const PriorityMode Mode = [] {
-    PriorityMode M = PriorityMode::Auto;
-    const char *Text = std::getenv("SMC_PRIORITY");
-    std::string Error;
-    if (Text && *Text && !parsePriorityMode(Text, M, Error)) {
-      tell("SMC_PRIORITY: " + Error + "; using auto");
-      M = PriorityMode::Auto;
-    }
-    return M;
-  }();
-  return Mode;
-}
-
 PriorityMode priorityMode() {
   int Set = ModeSet.load(std::memory_order_relaxed);
-  return Set >= 0 ? PriorityMode(Set) : environmentMode();
+  return Set >= 0 ? PriorityMode(Set) : config().Priority;
 }
 
 // The least stream priority of the device in use when first asked (CUDA's
@@ -77,37 +86,68 @@ int leastPriority() {
   return Least;
 }
 
-// Globals::Mutex held.  From now on, best-effort SM-centric launches on
+bool urgentStream(cudaStream_t Stream) {
+  if (Stream == cudaStreamLegacy || Stream == cudaStreamPerThread ||
+      priorityMode() == PriorityMode::Off)
+    return false;
+  int Priority = 0;
+  if (cudaStreamGetPriority(Stream, &Priority) != cudaSuccess) {
+    cudaGetLastError(); // the launch itself reports a bad stream
+    return false;
+  }
+  return isUrgentPriority(Priority, leastPriority());
+}
+
+// The Priority lock held.  From now on, best-effort SM-centric launches on
 // `Dev` yield: the table starts uncapped everywhere.
-void startYielding(DeviceState &Dev) {
-  if (Dev.Yielding.load(std::memory_order_relaxed) || Dev.YieldFailed)
+void startYielding(DeviceState &Dev, YieldState &Y) {
+  if (Y.Yielding.load(std::memory_order_relaxed) || Y.Failed)
     return;
   RelaxedCaptureMode Relaxed;
   std::vector<uint32_t> Uncapped(Dev.NumSMs, LiveTargetUncapped);
   std::string Error;
-  Dev.YieldTargets = deviceBuffer(Dev, Uncapped.data(),
-                                  Uncapped.size() * sizeof(uint32_t), Error);
-  if (!Dev.YieldTargets) {
+  Y.Targets = deviceBuffer(Dev, Uncapped.data(),
+                           Uncapped.size() * sizeof(uint32_t), Error);
+  if (!Y.Targets) {
     tell("stream priorities: SM-centric launches on device " +
          std::to_string(Dev.Ordinal) + " cannot yield SMs (" + Error +
          "); launches on higher-priority streams wait for them");
-    Dev.YieldFailed = true;
+    Y.Failed = true;
     return;
   }
-  Dev.YieldingLaunches.resize(YieldingLaunchSlots);
-  Dev.Yielding.store(true, std::memory_order_release);
+  Y.Launches.resize(YieldingLaunchSlots);
+  Y.Yielding.store(true, std::memory_order_release);
+}
+
+// Starts yielding on `Dev` if the mode is On, or Auto and a policy with
+// `urgent` is set (yielding, once on, stays on).  Asks the policies once
+// per policy epoch.
+void yieldIfAlwaysOn(DeviceState &Dev, YieldState &Y) {
+  if (Y.Yielding.load(std::memory_order_relaxed))
+    return; // on for good
+  uint64_t Epoch = currentPolicyEpoch();
+  if (Y.CheckedEpoch.load(std::memory_order_relaxed) == Epoch)
+    return;
+  PriorityMode Mode = priorityMode();
+  bool Start = Mode == PriorityMode::On ||
+               (Mode == PriorityMode::Auto && urgentPolicySet());
+  Y.CheckedEpoch.store(Epoch, std::memory_order_relaxed);
+  if (Start) {
+    Guard Lock(levelMutex<LockLevel::Priority>());
+    startYielding(Dev, Y);
+  }
 }
 
 // Writes `Value` to the yield table's entries for `Sms`, in `Stream`'s
 // order, without an SM (stream memory operations).
-CUresult writeTargets(const DeviceState &Dev, const std::vector<unsigned> &Sms,
+CUresult writeTargets(const YieldState &Y, const std::vector<unsigned> &Sms,
                       uint32_t Value, cudaStream_t Stream) {
   std::vector<CUstreamBatchMemOpParams> Ops(Sms.size());
   for (size_t I = 0; I < Sms.size(); ++I) {
     Ops[I] = CUstreamBatchMemOpParams{};
     Ops[I].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
     Ops[I].writeValue.address =
-        reinterpret_cast<CUdeviceptr>(Dev.YieldTargets + Sms[I]);
+        reinterpret_cast<CUdeviceptr>(Y.Targets + Sms[I]);
     Ops[I].writeValue.value = Value;
     Ops[I].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
   }
@@ -123,23 +163,23 @@ CUresult writeTargets(const DeviceState &Dev, const std::vector<unsigned> &Sms,
 }
 
 // CTAs of the launch that run on one SM at a time, and how many CTAs one
-// launch of it has (a slice's, for slices).  Globals::Mutex held.
+// launch of it has (a slice's, for slices).
 unsigned ctasPerSM(Prepared &P, const LaunchShape &Shape, uint64_t &Ctas) {
-  Ctas = uint64_t(Shape.Grid.x) * Shape.Grid.y * Shape.Grid.z;
-  if (P.Variant == Variant::SMCentric && P.Plan.Mode == SMC_MODE_LOOP)
+  Ctas = Shape.ctas();
+  if (P.loopWorkers())
     return P.Plan.Target;
   if (P.Variant == Variant::Slice)
     Ctas = std::min<uint64_t>(Ctas, P.Plan.SliceSize);
   Occupancy Occ;
-  if (!occupancy(*P.Kernel, Shape.Block, Shape.SharedMem, *driver::api(), Occ))
+  if (!lockedOccupancy(*P.Kernel, Shape, Occ))
     return 0;
   return unsigned(P.Variant == Variant::SMCentric ? Occ.Variant : Occ.Original);
 }
 
-// Globals::Mutex held.  A hold not in use (its urgent launch has given its
-// SMs back), or a new one; null if no event can be made.
-UrgentHold *freeHold(DeviceState &Dev) {
-  for (std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
+// The Priority lock held.  A hold not in use (its urgent launch has given
+// its SMs back), or a new one; null if no event can be made.
+UrgentHold *freeHold(YieldState &Y) {
+  for (std::unique_ptr<UrgentHold> &H : Y.Holds)
     if (!H->Taking && !eventPending(H->Done))
       return H.get();
   auto H = std::make_unique<UrgentHold>();
@@ -148,52 +188,52 @@ UrgentHold *freeHold(DeviceState &Dev) {
     cudaGetLastError();
     return nullptr;
   }
-  Dev.UrgentHolds.push_back(std::move(H));
-  return Dev.UrgentHolds.back().get();
+  Y.Holds.push_back(std::move(H));
+  return Y.Holds.back().get();
 }
 
-// Globals::Mutex held.  Whether yielding launch Y may still run.  A slot
-// found done is freed, so that its event is not queried again: a query of
-// a completed event costs about 1.3 us on an H100 (bench/probes/
+// The Priority lock held.  Whether yielding launch `Launch` may still run.
+// A slot found done is freed, so that its event is not queried again: a
+// query of a completed event costs about 1.3 us on an H100 (bench/probes/
 // driver_calls.cpp), and an urgent launch looked at every slot of the ring
 // twice (an urgent launch call took 106 us of host time in smc_qos_bench
 // --long-cta-us 10, against 34 us with a live partition set by hand).
-bool stillYielding(YieldingLaunch &Y) {
-  if (!Y.Source.P)
+bool stillYielding(YieldingLaunch &Launch) {
+  if (!Launch.Source.P)
     return false;
-  if (eventPending(Y.Done))
+  if (eventPending(Launch.Done))
     return true;
-  Y.Source.P = nullptr;
+  Launch.Source.P = nullptr;
   return false;
 }
 
-// Globals::Mutex held.  Whether some yielding launch may still run.
-bool yieldingInFlight(DeviceState &Dev) {
+// The Priority lock held.  Whether some yielding launch may still run.
+bool yieldingInFlight(YieldState &Y) {
   bool Any = false;
-  for (YieldingLaunch &Y : Dev.YieldingLaunches)
-    Any |= stillYielding(Y);
+  for (YieldingLaunch &Launch : Y.Launches)
+    Any |= stillYielding(Launch);
   return Any;
 }
 
-// Globals::Mutex held.  Chooses the SMs an urgent launch takes and reserves
-// a hold for them; false when it takes none (nothing yields now, or the
-// launch fits nowhere).
-bool takeSms(DeviceState &Dev, Prepared &P, const LaunchRequest &Req,
-             const StreamKey &Key, std::vector<unsigned> &Sms,
-             UrgentHold *&Hold) {
-  if (!yieldingInFlight(Dev))
+// The Priority lock held.  Chooses the SMs an urgent launch takes and
+// reserves a hold for them; false when it takes none (nothing yields now,
+// or the launch fits nowhere).
+bool takeSms(DeviceState &Dev, YieldState &Y, Prepared &P,
+             const LaunchShape &Shape, const StreamKey &Key,
+             std::vector<unsigned> &Sms, UrgentHold *&Hold) {
+  if (!yieldingInFlight(Y))
     return false;
   uint64_t Ctas = 0;
-  unsigned PerSM = ctasPerSM(P, Req.Shape, Ctas);
+  unsigned PerSM = ctasPerSM(P, Shape, Ctas);
   unsigned Count = urgentSmCount(Ctas, PerSM, Dev.NumSMs);
   if (Count == 0)
     return false;
   std::vector<bool> HeldByOthers(Dev.NumSMs, false);
-  for (const std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
+  for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
     if (H->Stream != Key && (H->Taking || eventPending(H->Done)))
       for (unsigned Sm : H->Sms)
         HeldByOthers[Sm] = true;
-  Hold = freeHold(Dev);
+  Hold = freeHold(Y);
   if (!Hold)
     return false;
   Sms = pickUrgentSms(Count, HeldByOthers);
@@ -203,33 +243,39 @@ bool takeSms(DeviceState &Dev, Prepared &P, const LaunchRequest &Req,
   return true;
 }
 
-// The urgent launch itself: an SM-centric loop-mode launch confined to
-// `Sms` (a prepared launch of its own), anything else as prepared.
-cudaError_t launchOnSms(LaunchRequest &Req, int Device, Prepared &P,
-                        const std::vector<unsigned> &Sms) {
-  if (P.Variant != Variant::SMCentric || P.Plan.Mode != SMC_MODE_LOOP)
-    return dispatchPrepared(P, Req);
-  Req.ConfinedSms = &Sms;
-  Prepared *Confined = prepare(Req, Device);
-  cudaError_t Err =
-      Confined ? dispatchPrepared(*Confined, Req) : launchOriginal(Req);
-  Req.ConfinedSms = nullptr;
-  return Err;
+// An urgent launch: takes SMs from the yielding launches in flight for it
+// (confining an SM-centric loop-mode launch to them), or runs as prepared
+// when nothing yields.
+void proposeUrgent(Launch &L, Priorities::Ticket &T, Prepared &P) {
+  DeviceState &Dev = *P.Device;
+  YieldState &Y = Dev.Rooms.get<YieldState>();
+  L.Decision.Urgent = true;
+  T.Device = &Dev;
+  T.Kernel = P.Kernel;
+  {
+    Guard Lock(levelMutex<LockLevel::Priority>());
+    if (priorityMode() == PriorityMode::Auto)
+      startYielding(Dev, Y);
+    // SMC_STATS runs launches one at a time; a captured launch runs later,
+    // when the table may say anything: neither takes SMs.
+    StreamKey Key;
+    bool Plain = stats::enabled() || L.capture() != Capture::None ||
+                 !Y.Yielding.load(std::memory_order_relaxed) ||
+                 !streamKey(L.Stream, Key);
+    if (Plain || !takeSms(Dev, Y, P, L.Req.Shape, Key, T.Sms, T.Hold))
+      T.Hold = nullptr;
+  }
+  if (!T.Hold || !P.loopWorkers())
+    return;
+  // An urgent launch's SMs are the only ones yielding launches leave it.
+  L.confine(&T.Sms, 0);
+  if (Prepared *Confined = L.prepared(); Confined && Confined->loopWorkers())
+    L.Decision.Workers =
+        confinedWorkers(Confined->Plan.Workers / Confined->Plan.NumSlots,
+                        uint32_t(T.Sms.size()), 0);
 }
 
 } // namespace
-
-bool urgentStream(cudaStream_t Stream) {
-  if (Stream == cudaStreamLegacy || Stream == cudaStreamPerThread ||
-      priorityMode() == PriorityMode::Off)
-    return false;
-  int Priority = 0;
-  if (cudaStreamGetPriority(Stream, &Priority) != cudaSuccess) {
-    cudaGetLastError(); // the launch itself reports a bad stream
-    return false;
-  }
-  return isUrgentPriority(Priority, leastPriority());
-}
 
 bool urgentLaunch(const Prepared &P, cudaStream_t Stream) {
   if (P.Urgent)
@@ -237,111 +283,104 @@ bool urgentLaunch(const Prepared &P, cudaStream_t Stream) {
   return urgentStream(Stream);
 }
 
-bool yields(const Prepared &P, const LaunchRequest &Req) {
-  return !Req.Urgent && !Req.Partition && !Req.ConfinedSms &&
-         P.Plan.Mode == SMC_MODE_LOOP &&
-         P.Device->Yielding.load(std::memory_order_acquire) &&
-         priorityMode() != PriorityMode::Off;
+void Priorities::propose(Launch &L, Ticket &T) {
+  // A live partition or the co-run scheduler chose the launch's SMs.
+  if (L.Decision.SmsChosen)
+    return;
+  Prepared *P = L.prepared();
+  if (!P)
+    return;
+  DeviceState &Dev = *P->Device;
+  YieldState &Y = Dev.Rooms.get<YieldState>();
+  yieldIfAlwaysOn(Dev, Y);
+  if (urgentLaunch(*P, L.Stream))
+    return proposeUrgent(L, T, *P);
+  // A best-effort launch yields when it runs as loop-mode workers on every
+  // SM it may use, on the stream (not captured, not under SMC_STATS), and
+  // yielding is on; no claim ahead, so that a worker leaves right after
+  // its chunk.
+  if (!P->loopWorkers() || L.Decision.Sms ||
+      !Y.Yielding.load(std::memory_order_acquire) ||
+      priorityMode() == PriorityMode::Off || stats::enabled() ||
+      L.capture() != Capture::None)
+    return;
+  L.Decision.LiveTarget = Y.Targets;
+  L.Decision.ClaimBatch = 0;
+  L.Decision.Tagged = true;
+  T.Yielding = true;
 }
 
-void yieldIfAlwaysOn(DeviceState &Dev) {
-  if (Dev.Yielding.load(std::memory_order_relaxed))
-    return; // on for good
-  PriorityMode Mode = priorityMode();
-  if (Mode == PriorityMode::On ||
-      (Mode == PriorityMode::Auto && urgentPolicySet()))
-    startYielding(Dev);
-}
-
-cudaError_t launchUrgent(LaunchRequest &Req, int Device, Prepared &P) {
-  DeviceState &Dev = *P.Device;
-  Req.Urgent = true;
-  cudaStream_t Stream = Req.effectiveStream();
-  Globals &G = globals();
-  std::vector<unsigned> Sms;
-  UrgentHold *Hold = nullptr;
-  {
-    std::lock_guard<std::mutex> Lock(G.Mutex);
-    if (priorityMode() == PriorityMode::Auto)
-      startYielding(Dev);
-    // SMC_STATS runs launches one at a time; a captured launch runs later,
-    // when the table may say anything: neither takes SMs.
-    cudaStreamCaptureStatus Capture = cudaStreamCaptureStatusNone;
-    if (cudaStreamIsCapturing(Stream, &Capture) != cudaSuccess) {
-      cudaGetLastError(); // the launch itself reports a bad stream
-      Capture = cudaStreamCaptureStatusActive;
-    }
-    StreamKey Key;
-    bool Plain = stats::enabled() || Capture != cudaStreamCaptureStatusNone ||
-                 !Dev.Yielding.load(std::memory_order_relaxed) ||
-                 !streamKey(Stream, Key);
-    if (Plain || !takeSms(Dev, P, Req, Key, Sms, Hold))
-      Hold = nullptr;
-  }
-  if (!Hold)
-    return dispatchPrepared(P, Req);
-
-  CUresult Taken = writeTargets(Dev, Sms, 0, Stream);
-  if (Taken != CUDA_SUCCESS)
-    tellKernel(*P.Kernel, "cannot take SMs from yielding launches (" +
-                              driver::resultText(Taken) +
+void Priorities::before(Launch &L, Ticket &T) {
+  if (!T.Hold)
+    return;
+  YieldState &Y = T.Device->Rooms.get<YieldState>();
+  T.Taken = writeTargets(Y, T.Sms, 0, L.Stream);
+  if (T.Taken != CUDA_SUCCESS)
+    tellKernel(*T.Kernel, "cannot take SMs from yielding launches (" +
+                              driver::resultText(T.Taken) +
                               "); it waits for room like any launch");
-  cudaError_t Err = launchOnSms(Req, Device, P, Sms);
+}
+
+void Priorities::after(Launch &L, Ticket &T, cudaError_t Err) {
+  Prepared *P = L.current();
+  if (T.Yielding && Err == cudaSuccess && L.RanVariant) {
+    DeviceState &Dev = *P->Device;
+    YieldState &Y = Dev.Rooms.get<YieldState>();
+    Guard Lock(levelMutex<LockLevel::Priority>());
+    YieldingLaunch &Launch = Y.Launches[Y.NextLaunch++ % Y.Launches.size()];
+    Launch.Source.P = nullptr;
+    if (!Launch.Done &&
+        cudaEventCreateWithFlags(&Launch.Done, cudaEventDisableTiming) !=
+            cudaSuccess) {
+      cudaGetLastError();
+      Launch.Done = nullptr;
+      return;
+    }
+    if (cudaEventRecord(Launch.Done, L.Stream) != cudaSuccess) {
+      cudaGetLastError();
+      return;
+    }
+    if (!keepTopUpSource(Launch.Source, L))
+      return;
+    // It may start while urgent launches hold SMs, whose workers there
+    // would retreat: it gets them back when those launches give the SMs
+    // back.
+    for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
+      if (!H->Taking && eventPending(H->Done))
+        launchTopUp(Dev, Launch.Source,
+                    uint32_t(H->Sms.size()) * P->Plan.Target, H->Done,
+                    /*PlanTargets=*/true);
+    return;
+  }
+  if (!T.Hold)
+    return;
+  DeviceState &Dev = *T.Device;
+  YieldState &Y = Dev.Rooms.get<YieldState>();
   bool Recorded = false;
-  if (Taken == CUDA_SUCCESS) {
-    CUresult Given = writeTargets(Dev, Sms, LiveTargetUncapped, Stream);
+  if (T.Taken == CUDA_SUCCESS) {
+    CUresult Given = writeTargets(Y, T.Sms, LiveTargetUncapped, L.Stream);
     if (Given != CUDA_SUCCESS) {
       // Give them back now rather than never.
       std::vector<uint32_t> Uncapped(Dev.NumSMs, LiveTargetUncapped);
       std::string Error;
-      std::lock_guard<std::mutex> Lock(G.Mutex);
-      copyToDevice(Dev, Dev.YieldTargets, Uncapped.data(),
+      copyToDevice(Dev, Y.Targets, Uncapped.data(),
                    Uncapped.size() * sizeof(uint32_t), Error);
     }
-    Recorded = cudaEventRecord(Hold->Done, Stream) == cudaSuccess;
+    Recorded = cudaEventRecord(T.Hold->Done, L.Stream) == cudaSuccess;
     if (!Recorded)
       cudaGetLastError();
   }
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  Hold->Taking = false;
+  Guard Lock(levelMutex<LockLevel::Priority>());
+  T.Hold->Taking = false;
   if (!Recorded)
-    return Err;
+    return;
   // Grow-back: the yielding launches in flight get workers on the SMs
   // again once the urgent launch has given them back.
-  for (YieldingLaunch &Y : Dev.YieldingLaunches)
-    if (stillYielding(Y))
-      launchTopUp(Dev, Y.Source, uint32_t(Sms.size()) * Y.Source.P->Plan.Target,
-                  Hold->Done,
-                  /*PlanTargets=*/true);
-  return Err;
-}
-
-void yieldingLaunched(Prepared &P, cudaStream_t Stream,
-                      const SmcDescriptor &Desc, const LaunchRequest &Req) {
-  DeviceState &Dev = *P.Device;
-  Globals &G = globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  YieldingLaunch &Y = Dev.YieldingLaunches[Dev.NextYieldingLaunch++ %
-                                           Dev.YieldingLaunches.size()];
-  Y.Source.P = nullptr;
-  if (!Y.Done && cudaEventCreateWithFlags(&Y.Done, cudaEventDisableTiming) !=
-                     cudaSuccess) {
-    cudaGetLastError();
-    Y.Done = nullptr;
-    return;
-  }
-  if (cudaEventRecord(Y.Done, Stream) != cudaSuccess) {
-    cudaGetLastError();
-    return;
-  }
-  if (!keepTopUpSource(Y.Source, P, Desc, Req))
-    return;
-  // It may start while urgent launches hold SMs, whose workers there would
-  // retreat: it gets them back when those launches give the SMs back.
-  for (const std::unique_ptr<UrgentHold> &H : Dev.UrgentHolds)
-    if (!H->Taking && eventPending(H->Done))
-      launchTopUp(Dev, Y.Source, uint32_t(H->Sms.size()) * P.Plan.Target,
-                  H->Done, /*PlanTargets=*/true);
+  for (YieldingLaunch &Launch : Y.Launches)
+    if (stillYielding(Launch))
+      launchTopUp(Dev, Launch.Source,
+                  uint32_t(T.Sms.size()) * Launch.Source.P->Plan.Target,
+                  T.Hold->Done, /*PlanTargets=*/true);
 }
 
 //===----------------------------------------------------------------------===//
@@ -350,7 +389,7 @@ void yieldingLaunched(Prepared &P, cudaStream_t Stream,
 
 void setPriorityMode(PriorityMode Mode) {
   ModeSet.store(int(Mode), std::memory_order_relaxed);
-  policiesChanged(); // prepare() runs again, and starts yielding for On
+  policiesChanged(); // launches ask again whether to start yielding
 }
 
 } // namespace smc
@@ -361,7 +400,7 @@ extern "C" cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,
                                                          unsigned int Flags,
                                                          int Priority) {
   cudaError_t Err = cudaStreamCreateWithPriority(Stream, Flags, Priority);
-  if (Err != cudaSuccess || smc::smcDisabled() ||
+  if (Err != cudaSuccess || smc::config().Disabled ||
       smc::priorityMode() != smc::PriorityMode::Auto)
     return Err;
   int Actual = Priority; // CUDA clamps it into the device's range
@@ -373,9 +412,10 @@ extern "C" cudaError_t __smc_stream_create_with_priority(cudaStream_t *Stream,
   }
   if (!smc::isUrgentPriority(Actual, smc::leastPriority()))
     return Err;
-  smc::Globals &G = smc::globals();
-  std::lock_guard<std::mutex> Lock(G.Mutex);
-  if (smc::DeviceState *Dev = smc::deviceState(Device))
-    smc::startYielding(*Dev);
+  smc::DeviceState *Dev = smc::lockedDeviceState(Device);
+  if (!Dev)
+    return Err;
+  smc::Guard Lock(smc::levelMutex<smc::LockLevel::Priority>());
+  smc::startYielding(*Dev, Dev->Rooms.get<smc::YieldState>());
   return Err;
 }

@@ -1,32 +1,12 @@
-//===- PriorityYield.cpp - What urgent launches take ----------------------===//
+//===- PriorityRules.cpp - What urgent launches take ----------------------===//
 //
-// The mode, urgency and SM choice of priority yielding; see PriorityYield.h.
+// Urgency and the SM choice of priority yielding; see PriorityRules.h.
 //===----------------------------------------------------------------------===//
 #include "priority/PriorityRules.h"
 
 #include <algorithm>
-#include <cctype>
 
 namespace smc {
-
-bool parsePriorityMode(const std::string &Text, PriorityMode &Mode,
-                       std::string &Error) {
-  std::string Word;
-  for (char C : Text)
-    if (!std::isspace(static_cast<unsigned char>(C)))
-      Word += char(std::tolower(static_cast<unsigned char>(C)));
-  if (Word == "auto")
-    Mode = PriorityMode::Auto;
-  else if (Word == "on")
-    Mode = PriorityMode::On;
-  else if (Word == "off")
-    Mode = PriorityMode::Off;
-  else {
-    Error = "'" + Text + "' is not one of auto, on, off";
-    return false;
-  }
-  return true;
-}
 
 unsigned urgentSmCount(uint64_t Ctas, unsigned PerSM, unsigned NumSMs) {
   if (PerSM == 0 || NumSMs == 0)

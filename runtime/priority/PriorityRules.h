@@ -1,4 +1,4 @@
-//===- PriorityYield.h - What urgent launches take --------------*- C++ -*-===//
+//===- PriorityRules.h - What urgent launches take --------------*- C++ -*-===//
 //
 // Stream priorities order the hardware's dispatch of new CTAs, but the
 // persistent workers of an SM-centric launch never end before their launch
@@ -10,11 +10,12 @@
 // best-effort workers there leave at their next chunk boundary) and back
 // afterwards (a top-up grid then returns workers to the best-effort launches
 // still running).  This file holds the decisions, pure C++ without CUDA,
-// unit tested on the CPU: the mode, which streams are urgent, how many SMs
-// an urgent launch takes and which.  runtime/Priorities.cpp does the rest.
+// unit tested on the CPU: which streams are urgent, how many SMs an urgent
+// launch takes and which (the mode's text: policy/Config.h).
+// Priorities.h does the rest.
 //===----------------------------------------------------------------------===//
-#ifndef SMC_RUNTIME_PRIORITYYIELD_H
-#define SMC_RUNTIME_PRIORITYYIELD_H
+#ifndef SMC_RUNTIME_PRIORITY_PRIORITYRULES_H
+#define SMC_RUNTIME_PRIORITY_PRIORITYRULES_H
 
 #include "smc/smc.h"
 
@@ -23,11 +24,6 @@
 #include <vector>
 
 namespace smc {
-
-// SMC_PRIORITY's text ("auto", "on", "off", any case) as a mode.  False with
-// `Error` set for anything else.
-bool parsePriorityMode(const std::string &Text, PriorityMode &Mode,
-                       std::string &Error);
 
 // Whether a launch on a stream of priority `Priority` is urgent on a device
 // whose least priority (cudaDeviceGetStreamPriorityRange) is `Least`: CUDA
@@ -54,4 +50,4 @@ std::vector<unsigned> pickUrgentSms(unsigned Count,
 
 } // namespace smc
 
-#endif // SMC_RUNTIME_PRIORITYYIELD_H
+#endif // SMC_RUNTIME_PRIORITY_PRIORITYRULES_H

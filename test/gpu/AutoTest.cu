@@ -20,8 +20,8 @@
 //  - a missing or malformed profile file is refused with a message.
 // Timings are not conditions here; bench/corun measures them.
 //===----------------------------------------------------------------------===//
-#include "corun/AutoPolicy.h"
 #include "GpuTest.h"
+#include "corun/AutoPolicy.h"
 
 #include <atomic>
 #include <cmath>

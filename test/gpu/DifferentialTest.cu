@@ -276,7 +276,7 @@ TEST_F(Differential, Grid3D) {
 }
 
 // The variants divide chunk ids by gridDim.x and gridDim.y with the
-// runtime's multiply-high constants (runtime/MagicDivision.h): divisors 1,
+// runtime's multiply-high constants (runtime/plan/MagicDivision.h): divisors 1,
 // powers of two, divisors that need the round-down-and-increment form (7),
 // primes, and the largest gridDim.y, each as x and as y.
 TEST_F(Differential, GridDivisorEdges) {

@@ -2,7 +2,7 @@
 //
 // A launch on a stream of higher priority than the least (urgent) takes SMs
 // from the SM-centric launches of best-effort streams while they run
-// (smc::PriorityMode, runtime/Priorities.cpp).  These tests require:
+// (smc::PriorityMode, runtime/priority/Priorities.cpp).  These tests require:
 //  - an urgent launch (on an urgent stream, or of a kernel whose policy
 //    marks it urgent), as the original or SM-centric, completes while a
 //    best-effort SM-centric launch that holds every SM still runs (without

@@ -1,10 +1,11 @@
 //===- LivePartitionTest.cpp - Live target tables and confined grids ------===//
 //
-// The arithmetic of live SM partitions (runtime/LivePartition.h): which
-// value each SM's live target gets, which SM sets are refused, and how many
-// workers a confined launch gets.
+// The arithmetic of live SM partitions (runtime/partition/PartitionRules.h,
+// runtime/plan/WorkerGrid.h): which value each SM's live target gets, which SM
+// sets are refused, and how many workers a confined launch gets.
 //===----------------------------------------------------------------------===//
 #include "partition/PartitionRules.h"
+#include "plan/WorkerGrid.h"
 
 #include <gtest/gtest.h>
 

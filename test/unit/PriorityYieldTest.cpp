@@ -1,9 +1,11 @@
 //===- PriorityYieldTest.cpp - What urgent launches take ------------------===//
 //
-// The decisions of priority yielding (runtime/PriorityYield.h): the
-// SMC_PRIORITY text, which priorities are urgent, how many SMs an urgent
-// launch takes and which ones.
+// The decisions of priority yielding (runtime/priority/PriorityRules.h;
+// the SMC_PRIORITY text: runtime/policy/Config.h): the SMC_PRIORITY text,
+// which priorities are urgent, how many SMs an urgent launch takes and
+// which ones.
 //===----------------------------------------------------------------------===//
+#include "policy/Config.h"
 #include "priority/PriorityRules.h"
 
 #include <gtest/gtest.h>

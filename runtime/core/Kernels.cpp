@@ -1,14 +1,16 @@
-//===- KernelRegistry.cpp - Kernels, their variants and occupancy ---------===//
+//===- Kernels.cpp - Kernels, their variants and occupancy ----------------===//
 //
-// What the runtime knows of a kernel on a device, found once: its
-// CUfunction, mangled and source names, the <kernel>__smc_info record the
-// plugin left in its module, its __smc and __slice variants (looked up by
-// name in the same module), and the occupancy of the original and the
-// __smc variant per block size and shared memory.  Any problem is kept as
-// text, so the launch can fall back to the original and say why, once.
+// The kernel table (by host symbol and device) and what each entry finds
+// once; see Kernels.h.  Every table here is guarded by the registry lock.
 //===----------------------------------------------------------------------===//
+#include "core/Kernels.h"
+
+#include "base/Cuda.h"
+#include "base/Forever.h"
 #include "base/KernelName.h"
-#include "core/RuntimeState.h"
+#include "base/Messages.h"
+#include "core/Devices.h"
+#include "core/Prepared.h"
 
 #include <climits>
 #include <cstdio>
@@ -19,6 +21,15 @@ namespace {
 // Dynamic shared memory above this needs the kernel's max dynamic shared
 // size attribute raised.
 constexpr size_t DefaultSharedLimit = 48 * 1024;
+
+struct Kernels {
+  std::map<std::pair<const void *, int>, std::unique_ptr<KernelEntry>> Entries;
+  // __smc variants by CUfunction, for finding their graph nodes.
+  std::map<CUfunction, KernelEntry *> SmcVariants;
+  // Entries of devices that were reset: kept, as other threads' caches may
+  // still point into them (they are never used again).
+  std::vector<std::unique_ptr<KernelEntry>> Retired;
+};
 
 // Reads <kernel>__smc_info and looks up the variants it promises.
 void findVariants(KernelEntry &K, const driver::Api &Api) {
@@ -83,10 +94,14 @@ void findVariants(KernelEntry &K, const driver::Api &Api) {
 
 } // namespace
 
+void tellKernel(const KernelEntry &K, const std::string &What) {
+  tell("kernel '" + K.Source + "': " + What);
+}
+
 KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
                          const driver::Api &Api) {
-  Globals &G = globals();
-  std::unique_ptr<KernelEntry> &Slot = G.Kernels[{Symbol, Dev.Ordinal}];
+  Kernels &G = forever<Kernels>();
+  std::unique_ptr<KernelEntry> &Slot = G.Entries[{Symbol, Dev.Ordinal}];
   if (Slot)
     return Slot.get();
 
@@ -95,7 +110,7 @@ KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
   if (Err != cudaSuccess || !Function) {
     if (Err != cudaSuccess)
       cudaGetLastError();
-    G.Kernels.erase({Symbol, Dev.Ordinal});
+    G.Entries.erase({Symbol, Dev.Ordinal});
     return nullptr;
   }
   auto K = std::make_unique<KernelEntry>();
@@ -118,6 +133,31 @@ KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
   }
   Slot = std::move(K);
   return Slot.get();
+}
+
+KernelEntry *kernelOfSmcVariant(CUfunction Variant) {
+  auto It = forever<Kernels>().SmcVariants.find(Variant);
+  return It == forever<Kernels>().SmcVariants.end() ? nullptr : It->second;
+}
+
+bool anySmcVariant() { return !forever<Kernels>().SmcVariants.empty(); }
+
+void retireKernels(int Ordinal) {
+  Kernels &G = forever<Kernels>();
+  for (auto It = G.SmcVariants.begin(); It != G.SmcVariants.end();) {
+    if (It->second->Device->Ordinal == Ordinal)
+      It = G.SmcVariants.erase(It);
+    else
+      ++It;
+  }
+  for (auto It = G.Entries.begin(); It != G.Entries.end();) {
+    if (It->first.second == Ordinal) {
+      G.Retired.push_back(std::move(It->second));
+      It = G.Entries.erase(It);
+    } else {
+      ++It;
+    }
+  }
 }
 
 bool matchAttributes(const KernelEntry &K, CUfunction Variant, size_t SharedMem,
@@ -180,8 +220,8 @@ bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
   if (Threads == 0 || Threads > INT_MAX)
     return false;
   auto Key = std::make_pair(Threads, SharedMem);
-  auto It = K.Occupancy.find(Key);
-  if (It != K.Occupancy.end()) {
+  auto It = K.Occupancies.find(Key);
+  if (It != K.Occupancies.end()) {
     Out = It->second;
     return true;
   }
@@ -191,9 +231,17 @@ bool occupancy(KernelEntry &K, dim3 Block, size_t SharedMem,
       Api.Occupancy(&Occ.Variant, K.Smc, int(Threads), SharedMem) !=
           CUDA_SUCCESS)
     return false;
-  K.Occupancy[Key] = Occ;
+  K.Occupancies[Key] = Occ;
   Out = Occ;
   return true;
+}
+
+bool lockedOccupancy(KernelEntry &K, const LaunchShape &Shape, Occupancy &Out) {
+  const driver::Api *Api = driver::api();
+  if (!Api)
+    return false;
+  Guard Lock(registryMutex());
+  return occupancy(K, Shape.Block, Shape.SharedMem, *Api, Out);
 }
 
 } // namespace smc
