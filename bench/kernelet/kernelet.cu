@@ -63,9 +63,12 @@
 //                   the whole oracle split over processes (plot_kernelet.py
 //                   takes their JSON files together)
 // This file is compiled without the plugin; the workloads' launches go
-// through the SMC runtime.
+// through the SMC runtime.  The mixes and options: KerneletOptions.h; the
+// streams, the gate and --profile-run: KerneletBench.h.
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
+#include "KerneletBench.h"
+#include "KerneletOptions.h"
 #include "KerneletPlan.h"
 #include "Workload.h"
 #include "smc/smc.h"
@@ -75,13 +78,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
-#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <map>
-#include <memory>
-#include <random>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -89,137 +90,13 @@
 using nlohmann::json;
 namespace kt = smc::kernelet;
 namespace wl = smc::workloads;
-using smc::corun::elapsedMs;
-
-// Holds its stream until the host sets *Release to Generation or later.
-__global__ void kerneletGate(const volatile unsigned *Release,
-                             unsigned Generation) {
-  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
-  while (*Release < Generation &&
-         __nvvm_read_ptx_sreg_globaltimer() - Begin < 2'000'000'000ull)
-    __nanosleep(1000);
-}
+using kt::Bench;
+using kt::MixNames;
+using kt::NumMixes;
+using kt::NumStreams;
+using kt::Options;
 
 namespace {
-
-const char *const MixNames[][4] = {
-    {"bs", "mm", "mriq", "pc"},    {"sad", "spmv", "st", "tea"},
-    {"bs", "sad", "mm", "spmv"},   {"mriq", "st", "pc", "tea"},
-    {"bs", "spmv", "mriq", "tea"}, {"mm", "st", "pc", "sad"},
-    {"bs", "st", "mm", "tea"},     {"mriq", "spmv", "pc", "sad"}};
-constexpr unsigned NumMixes = sizeof(MixNames) / sizeof(MixNames[0]);
-constexpr unsigned NumStreams = 4;
-
-struct Options {
-  std::string Profile, Json;
-  unsigned Rounds = 5;
-  unsigned SearchRuns = 210;
-  unsigned AutoRuns = 64;
-  unsigned OracleSplits = 3;
-  unsigned Mixes = NumMixes;
-  unsigned FirstMix = 0;
-  bool Oracle = true;
-  bool Combined = false;
-  bool ProfileRun = false;
-  unsigned ProfileRepeats = 6;
-};
-
-Options parse(int Argc, char **Argv) {
-  Options O;
-  for (int I = 1; I < Argc; ++I) {
-    std::string A = Argv[I];
-    auto Value = [&]() -> std::string {
-      if (I + 1 >= Argc)
-        throw std::runtime_error(A + " needs a value");
-      return Argv[++I];
-    };
-    if (A == "--profile")
-      O.Profile = Value();
-    else if (A == "--json")
-      O.Json = Value();
-    else if (A == "--rounds")
-      O.Rounds = unsigned(std::stoul(Value()));
-    else if (A == "--mixes")
-      O.Mixes = std::min(O.Mixes, unsigned(std::stoul(Value())));
-    else if (A == "--first-mix")
-      O.FirstMix = unsigned(std::stoul(Value()));
-    else if (A == "--oracle-splits")
-      O.OracleSplits = unsigned(std::stoul(Value()));
-    else if (A == "--search-runs")
-      O.SearchRuns = unsigned(std::stoul(Value()));
-    else if (A == "--auto-runs")
-      O.AutoRuns = unsigned(std::stoul(Value()));
-    else if (A == "--no-oracle")
-      O.Oracle = false;
-    else if (A == "--combined")
-      O.Combined = true;
-    else if (A == "--profile-run")
-      O.ProfileRun = true;
-    else if (A == "--profile-repeats")
-      O.ProfileRepeats = unsigned(std::stoul(Value()));
-    else
-      throw std::runtime_error("unknown option " + A);
-  }
-  return O;
-}
-
-struct Bench {
-  std::map<std::string, std::unique_ptr<wl::Workload>> Workloads;
-  cudaStream_t Streams[NumStreams] = {};
-  cudaStream_t GateStream = nullptr;
-  cudaEvent_t Start = nullptr, Ends[NumStreams] = {};
-  unsigned *Flag = nullptr, *DeviceFlag = nullptr;
-  unsigned Generation = 0;
-  std::mt19937 Random{20141201};
-
-  Bench() {
-    for (cudaStream_t &S : Streams)
-      SMC_CUDA_CHECK(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
-    SMC_CUDA_CHECK(
-        cudaStreamCreateWithFlags(&GateStream, cudaStreamNonBlocking));
-    SMC_CUDA_CHECK(cudaEventCreate(&Start));
-    for (cudaEvent_t &E : Ends)
-      SMC_CUDA_CHECK(cudaEventCreate(&E));
-    SMC_CUDA_CHECK(cudaHostAlloc(reinterpret_cast<void **>(&Flag),
-                                 sizeof(unsigned), cudaHostAllocMapped));
-    *Flag = 0;
-    SMC_CUDA_CHECK(cudaHostGetDevicePointer(
-        reinterpret_cast<void **>(&DeviceFlag), Flag, 0));
-  }
-
-  wl::Workload &workload(const std::string &Name) {
-    std::unique_ptr<wl::Workload> &W = Workloads[Name];
-    if (!W) {
-      const wl::WorkloadInfo *Info = wl::findWorkload(Name);
-      if (!Info)
-        throw std::runtime_error("no workload " + Name);
-      W = Info->create();
-      W->setup(Info->params(wl::Size::Default), wl::kDefaultSeed);
-    }
-    return *W;
-  }
-
-  // Runs Enqueue (which queues the mix on Streams) behind the gate and
-  // returns the makespan in ms.
-  template <typename Fn> double measure(Fn Enqueue) {
-    SMC_CUDA_CHECK(cudaDeviceSynchronize());
-    unsigned Gen = ++Generation;
-    kerneletGate<<<1, 1, 0, GateStream>>>(DeviceFlag, Gen);
-    SMC_CUDA_CHECK(cudaGetLastError());
-    SMC_CUDA_CHECK(cudaEventRecord(Start, GateStream));
-    for (cudaStream_t S : Streams)
-      SMC_CUDA_CHECK(cudaStreamWaitEvent(S, Start, 0));
-    Enqueue();
-    for (unsigned I = 0; I < NumStreams; ++I)
-      SMC_CUDA_CHECK(cudaEventRecord(Ends[I], Streams[I]));
-    __atomic_store_n(Flag, Gen, __ATOMIC_SEQ_CST);
-    SMC_CUDA_CHECK(cudaDeviceSynchronize());
-    double Ms = 0;
-    for (cudaEvent_t E : Ends)
-      Ms = std::max(Ms, elapsedMs(Start, E));
-    return Ms;
-  }
-};
 
 // A layout's Split per stream (smc::Batch::Split): 0 whole, 1 slices, 2-4
 // half, a quarter, three quarters of the workers, 5 partition.
@@ -236,25 +113,6 @@ double median(std::vector<double> V) {
   std::sort(V.begin(), V.end());
   size_t N = V.size();
   return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
-
-// Each workload's run() Repeats times, alone, one after another: what
-// scripts/smc-profile measures (--ncu: the originals under Nsight Compute;
-// otherwise policy auto's scaling profiles, whose first launch of each
-// configuration in a process only warms up).
-int profileRun(unsigned Repeats) {
-  Bench B;
-  std::map<std::string, bool> Done;
-  for (const auto &Mix : MixNames)
-    for (const char *Name : Mix)
-      if (!Done[Name]) {
-        Done[Name] = true;
-        for (unsigned R = 0; R < Repeats; ++R) {
-          B.workload(Name).run(B.Streams[0]);
-          SMC_CUDA_CHECK(cudaStreamSynchronize(B.Streams[0]));
-        }
-      }
-  return 0;
 }
 
 int run(const Options &O) {
@@ -549,8 +407,8 @@ int run(const Options &O) {
 
 int main(int Argc, char **Argv) {
   try {
-    Options O = parse(Argc, Argv);
-    return O.ProfileRun ? profileRun(O.ProfileRepeats) : run(O);
+    Options O = kt::parseOptions(Argc, Argv);
+    return O.ProfileRun ? kt::profileRun(O.ProfileRepeats) : run(O);
   } catch (const std::exception &E) {
     std::fprintf(stderr, "smc_kernelet_bench: %s\n", E.what());
     return 1;
