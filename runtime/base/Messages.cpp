@@ -9,7 +9,6 @@
 #include "base/Locks.h"
 
 #include <cstdio>
-#include <cstdlib>
 #include <set>
 
 namespace smc {
@@ -27,14 +26,6 @@ void tell(const std::string &Line) {
   Guard Lock(T.Mutex);
   if (T.Lines.insert(Line).second)
     std::fprintf(stderr, "smc: %s\n", Line.c_str());
-}
-
-bool writeAtExit(const std::string &Path, std::string &Kept, void (*Write)()) {
-  if (Path.empty())
-    return false;
-  Kept = Path;
-  std::atexit(Write);
-  return true;
 }
 
 } // namespace smc

@@ -85,7 +85,7 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
       bool Ok = P && P->Variant == Want &&
                 !P->VariantFailed.load(std::memory_order_relaxed) &&
                 P->NumParams == L.Args.size() &&
-                (Want != Variant::SMCentric || P->Plan.Mode == SMC_MODE_LOOP);
+                (Want != Variant::SMCentric || P->loopWorkers());
       return Ok ? P : nullptr;
     };
     Prepared *Slices = Usable(SlicePolicy, Variant::Slice);

@@ -193,7 +193,7 @@ cudaError_t launchPrepared(Launch &L) {
       Desc.claim_batch = uint32_t(D.ClaimBatch);
     // A tag lets a top-up grid join the launch while it runs: only loop
     // mode, and not SMC_STATS's synchronous launches nor a captured one.
-    if (D.Tagged && !Capturing && !WithStats && P.Plan.Mode == SMC_MODE_LOOP)
+    if (D.Tagged && !Capturing && !WithStats && P.loopWorkers())
       Desc.launch_tag = nextLaunchTag();
     if (!Capturing && trace::enabled()) {
       if (!(P.Kernel->Info.flags & SMC_INFO_TRACED))
@@ -219,8 +219,7 @@ cudaError_t launchPrepared(Launch &L) {
                        : afterVariantFailure(L, Result, FailedSlice);
   }
   L.Desc = Desc;
-  L.RanWorkers =
-      SmCentric && P.Plan.Mode == SMC_MODE_LOOP && !Capturing && L.RanVariant;
+  L.RanWorkers = P.loopWorkers() && !Capturing && L.RanVariant;
   // Confined loop-mode launches hold their SMs while they run (one on a
   // partitioned stream: the partition records its SMs, partition/).
   if (L.RanWorkers && !D.Partitioned && !P.ConfinedSms.empty())

@@ -6,9 +6,8 @@
 //                   dynamic shared memory, arguments and stream (the
 //                   arguments of cudaLaunchKernel), never rewritten;
 //   LaunchDecision  what the runtime decided to run for it: a placement
-//                   instead of the kernel's policy, an SM set, urgency,
-//                   how the workers follow live targets, notes for
-//                   SMC_STATS.
+//                   instead of the kernel's policy, an SM set, how the
+//                   workers follow live targets, notes for SMC_STATS.
 //
 // The decision-makers (partition/, locality/, corun/, priority/) fill the
 // decision in the one order dispatch/Dispatcher.cpp gives; Launch::prepared()
@@ -89,8 +88,6 @@ struct LaunchDecision {
   // On a stream with a live partition (partition/), which records the SMs
   // its launches hold.
   bool Partitioned = false;
-  // It took SMs from yielding launches (priority/).
-  bool Urgent = false;
 
   // How the SM-centric variant's workers run (SmcDescriptor fields): the
   // live targets they follow (null: none), the chunks one claim takes (-1:
@@ -145,7 +142,6 @@ public:
 
   // Whether the stream is being captured (asked once).
   Capture capture();
-  bool capturing() { return capture() != Capture::None; }
 
   // Set by the executor (core/Execute.h): whether it took the variant's
   // path (not the original's from the start), whether the variant was

@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 #include "corun/ProfileRecording.h"
 
+#include "base/Files.h"
 #include "base/Forever.h"
 #include "base/Messages.h"
 #include "core/Devices.h"
@@ -16,7 +17,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <map>
-#include <sstream>
 
 namespace smc {
 
@@ -55,14 +55,12 @@ void writeRecordedAtExit() {
 void startRecording(RecordedProfiles &R, const DeviceState &Dev) {
   R.Ordinal = Dev.Ordinal;
   R.Recorded = ProfileSet(Dev.Name, Dev.NumSMs);
-  std::ifstream File(R.Path);
-  if (!File)
+  std::string Text;
+  if (!readTextFile(R.Path, Text))
     return;
-  std::stringstream Buffer;
-  Buffer << File.rdbuf();
   ProfileSet Earlier;
   std::string Error;
-  if (!Earlier.load(Buffer.str(), Error))
+  if (!Earlier.load(Text, Error))
     tell("SMC_PROFILE_RECORD: '" + R.Path + "' is not kept: " + Error);
   else if (Earlier.device() != R.Recorded.device() ||
            Earlier.deviceSms() != Dev.NumSMs)

@@ -12,7 +12,7 @@
 //                     (partition/): its SMs and live targets replace the
 //                     policy's SM set; auto and locality become the
 //                     default SM-centric policy there.
-//   2. KernelPolicy   the configuration of the kernel's policy (under that
+//   2. Configuration  the configuration of the kernel's policy (under that
 //                     confinement), from this thread's cache when it can.
 //   3. Locality       policy locality: the placement chosen, or the next
 //                     timed trial (locality/).
@@ -54,7 +54,7 @@ namespace {
 // Step 2: the configuration of the kernel's policy under what step 1
 // decided (no placement yet; a live partition's SM set lives until the
 // policy epoch changes, so this thread's cache may keep it).
-struct KernelPolicy {
+struct Configuration {
   struct Ticket {};
   static void propose(Launch &L, Ticket &) {
     L.use(cachedPrepare(L.Req, L.Device, L.Decision));
@@ -64,7 +64,7 @@ struct KernelPolicy {
 };
 
 using LaunchDecisionMakers =
-    DecisionMakers<Partitions, KernelPolicy, Locality, CoRun, Priorities>;
+    DecisionMakers<Partitions, Configuration, Locality, CoRun, Priorities>;
 
 cudaError_t launchRequest(const LaunchRequest &Req) {
   // Step 0.

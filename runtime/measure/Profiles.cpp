@@ -5,14 +5,12 @@
 //===----------------------------------------------------------------------===//
 #include "measure/Profiles.h"
 
+#include "base/Files.h"
 #include "base/Forever.h"
 #include "base/Locks.h"
 #include "base/Messages.h"
 #include "policy/Config.h"
 #include "smc/smc.h"
-
-#include <fstream>
-#include <sstream>
 
 namespace smc {
 namespace {
@@ -26,14 +24,12 @@ struct ProfileState {
 // Reads and parses `Path` into `Set`; false with `Error` set on failure.
 bool readProfiles(const std::string &Path, ProfileSet &Set,
                   std::string &Error) {
-  std::ifstream File(Path);
-  if (!File) {
+  std::string Text;
+  if (!readTextFile(Path, Text)) {
     Error = "cannot read '" + Path + "'";
     return false;
   }
-  std::stringstream Buffer;
-  Buffer << File.rdbuf();
-  if (!Set.load(Buffer.str(), Error)) {
+  if (!Set.load(Text, Error)) {
     Error = "'" + Path + "': " + Error;
     return false;
   }

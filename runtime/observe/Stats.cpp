@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 #include "observe/Stats.h"
 
+#include "base/Files.h"
 #include "base/Forever.h"
 #include "base/Locks.h"
 #include "base/Messages.h"

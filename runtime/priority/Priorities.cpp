@@ -249,7 +249,6 @@ bool takeSms(DeviceState &Dev, YieldState &Y, Prepared &P,
 void proposeUrgent(Launch &L, Priorities::Ticket &T, Prepared &P) {
   DeviceState &Dev = *P.Device;
   YieldState &Y = Dev.Rooms.get<YieldState>();
-  L.Decision.Urgent = true;
   T.Device = &Dev;
   T.Kernel = P.Kernel;
   {
