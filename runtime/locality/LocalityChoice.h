@@ -13,12 +13,13 @@
 // and cut L2 traffic yet ran slower; docs/results/locality.md), so the choice
 // is measured: the first launches of a configuration run the candidates in
 // turn, each timed, and the fastest by median is kept if it beats the
-// original by MinGain, else the original.  Pure logic: no CUDA.
+// original by MinGain, else the original (measure/Trials.h keeps the
+// times).  Pure logic: no CUDA.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_LOCALITY_LOCALITYCHOICE_H
 #define SMC_RUNTIME_LOCALITY_LOCALITYCHOICE_H
 
-#include "measure/Measured.h"
+#include "measure/Trials.h"
 #include "smc/smc.h"
 
 #include <cstdint>
@@ -41,52 +42,6 @@ struct LocalityCandidate {
 std::vector<LocalityCandidate>
 localityCandidates(uint32_t Locality, bool Urgent = false,
                    unsigned ThrottledWorkers = 0);
-
-// The trials of one launch configuration.  Candidate 0 is the original:
-// what runs while trials are in flight and nothing is decided, and the
-// choice unless another beats it.
-class LocalityTrials {
-public:
-  explicit LocalityTrials(unsigned Candidates, unsigned Samples = 3,
-                          double MinGain = DefaultMargin);
-
-  // The candidate the next launch runs, and whether it is a timed trial:
-  // while undecided, the candidates in turn until each has been launched
-  // Samples times (the original then runs untimed until the trials'
-  // times are in); once decided, the choice, untimed.
-  struct Next {
-    unsigned Candidate = 0;
-    bool Timed = false;
-  };
-  Next next();
-  // A timed launch of Candidate took Seconds (> 0).
-  void measured(unsigned Candidate, double Seconds);
-  // A timed launch of Candidate gave no time: it is launched once more.
-  void lost(unsigned Candidate);
-  // Candidate cannot run for this configuration (its variant is missing):
-  // it is no longer tried.  The original cannot be dropped.
-  void drop(unsigned Candidate);
-
-  bool decided() const { return Decided; }
-  unsigned chosen() const { return Chosen; }
-  // The median of Candidate's times so far (0: none).
-  double medianSeconds(unsigned Candidate) const;
-  // "chose smc(order=cluster(tile)): 0.95 of the original (medians:
-  // original 1.021 ms, smc 1.090 ms, ...)" from Names, once decided.
-  std::string summary(const std::vector<std::string> &Names) const;
-
-private:
-  void decideIfComplete();
-
-  std::vector<std::vector<double>> Times;
-  std::vector<unsigned> Launched;
-  std::vector<bool> Dropped;
-  unsigned Samples;
-  double MinGain;
-  unsigned Turn = 0;
-  bool Decided = false;
-  unsigned Chosen = 0;
-};
 
 } // namespace smc
 

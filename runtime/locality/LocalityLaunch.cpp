@@ -23,7 +23,7 @@ struct LocalityTuning {
   std::vector<std::string> TrialNotes; // "trial of <name>" (SMC_STATS)
   // Each candidate's prepared launch (null until first needed).
   std::vector<Prepared *> Placements;
-  LocalityTrials Trials;
+  Trials Trials;
   // Timed trials whose time has not come in yet, oldest first.
   struct InFlight {
     unsigned Candidate;
@@ -152,7 +152,7 @@ void Locality::propose(Launch &L, Ticket &T) {
       L.Decision.LocalityNote = &S.Choice;
       return;
     }
-    LocalityTrials::Next Next = Tuning.Trials.next();
+    Trials::Next Next = Tuning.Trials.next();
     Prepared *Run = placement(Tuning, Next.Candidate, L);
     if (!Run && Next.Candidate != 0) {
       Tuning.Trials.drop(Next.Candidate);

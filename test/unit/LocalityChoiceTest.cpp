@@ -69,9 +69,9 @@ TEST(LocalityChoice, CandidatesFollowTheClass) {
 }
 
 // Runs every timed trial the trials hand out, each taking Seconds[c].
-void runTrials(LocalityTrials &T, const std::vector<double> &Seconds) {
+void runTrials(Trials &T, const std::vector<double> &Seconds) {
   for (unsigned Step = 0; Step < 100 && !T.decided(); ++Step) {
-    LocalityTrials::Next N = T.next();
+    Trials::Next N = T.next();
     ASSERT_TRUE(N.Timed);
     T.measured(N.Candidate, Seconds[N.Candidate]);
   }
@@ -79,18 +79,18 @@ void runTrials(LocalityTrials &T, const std::vector<double> &Seconds) {
 }
 
 TEST(LocalityChoice, TrialsTakeTurnsThenKeepTheFastest) {
-  LocalityTrials T(3, /*Samples=*/3);
+  Trials T(3, /*Samples=*/3);
   EXPECT_FALSE(T.decided());
   // Round robin, three of each, all timed.
   std::vector<unsigned> Order;
   for (unsigned I = 0; I < 9; ++I) {
-    LocalityTrials::Next N = T.next();
+    Trials::Next N = T.next();
     EXPECT_TRUE(N.Timed);
     Order.push_back(N.Candidate);
   }
   EXPECT_EQ(Order, (std::vector<unsigned>{0, 1, 2, 0, 1, 2, 0, 1, 2}));
   // Times not in yet: the original, untimed.
-  LocalityTrials::Next Waiting = T.next();
+  Trials::Next Waiting = T.next();
   EXPECT_EQ(Waiting.Candidate, 0u);
   EXPECT_FALSE(Waiting.Timed);
   const double Times[3][3] = {{1.0, 1.2, 1.1}, {0.9, 0.5, 0.95}, {0.97, 1, 1}};
@@ -103,7 +103,7 @@ TEST(LocalityChoice, TrialsTakeTurnsThenKeepTheFastest) {
   EXPECT_EQ(T.chosen(), 1u); // median 0.9 against 1.1
   EXPECT_DOUBLE_EQ(T.medianSeconds(0), 1.1);
   EXPECT_DOUBLE_EQ(T.medianSeconds(1), 0.9);
-  LocalityTrials::Next After = T.next();
+  Trials::Next After = T.next();
   EXPECT_EQ(After.Candidate, 1u);
   EXPECT_FALSE(After.Timed);
   EXPECT_EQ(T.summary({"original", "smc", "smc(order=cluster(tile))"}),
@@ -113,30 +113,30 @@ TEST(LocalityChoice, TrialsTakeTurnsThenKeepTheFastest) {
 }
 
 TEST(LocalityChoice, TheOriginalStaysUnlessBeatenByTheMargin) {
-  LocalityTrials Close(3, 3, /*MinGain=*/0.02);
+  Trials Close(3, 3, /*MinGain=*/0.02);
   runTrials(Close, {1.0, 0.985, 1.5});
   EXPECT_EQ(Close.chosen(), 0u); // 1.5% faster: not enough
-  LocalityTrials Clear(3, 3, 0.02);
+  Trials Clear(3, 3, 0.02);
   runTrials(Clear, {1.0, 0.985, 0.97});
   EXPECT_EQ(Clear.chosen(), 2u);
-  LocalityTrials Slower(2, 3, 0.02);
+  Trials Slower(2, 3, 0.02);
   runTrials(Slower, {1.0, 1.3});
   EXPECT_EQ(Slower.chosen(), 0u);
 }
 
 TEST(LocalityChoice, DroppedCandidatesAreNotTriedAndLostSamplesAreRedone) {
-  LocalityTrials T(3, 2);
+  Trials T(3, 2);
   EXPECT_EQ(T.next().Candidate, 0u);
   EXPECT_EQ(T.next().Candidate, 1u);
   T.drop(1); // cannot run
   T.drop(0); // the original cannot be dropped
-  LocalityTrials::Next N = T.next();
+  Trials::Next N = T.next();
   EXPECT_EQ(N.Candidate, 2u);
   T.lost(2); // no time came back: launched again
   T.measured(0, 1.0);
   unsigned Twos = 0;
   for (unsigned I = 0; I < 4; ++I) {
-    LocalityTrials::Next M = T.next();
+    Trials::Next M = T.next();
     if (!M.Timed)
       break;
     EXPECT_NE(M.Candidate, 1u);
@@ -149,7 +149,7 @@ TEST(LocalityChoice, DroppedCandidatesAreNotTriedAndLostSamplesAreRedone) {
   EXPECT_NE(T.summary({"original", "smc", "contiguous"}).find("smc cannot run"),
             std::string::npos);
   // Only the original left: decided at once, the original.
-  LocalityTrials Alone(2, 3);
+  Trials Alone(2, 3);
   Alone.drop(1);
   EXPECT_TRUE(Alone.decided());
   EXPECT_EQ(Alone.chosen(), 0u);
