@@ -26,6 +26,8 @@ static const VariantKindInfo VariantKinds[] = {
      SMC_INFO_ONE_CHUNK | SMC_INFO_ORDERED | SMC_INFO_TRACED, Info_smc_refusal},
     // VariantKind::Slice
     {"slice", SMC_SUFFIX_SLICE, SMC_INFO_HAS_SLICE, 0, Info_slice_refusal},
+    // VariantKind::Remap (and its inspector, K__remap_keys)
+    {"remap", SMC_SUFFIX_REMAP, SMC_INFO_HAS_REMAP, 0, Info_remap_refusal},
 };
 static_assert(std::size(VariantKinds) == std::size(AllVariantKinds));
 
@@ -34,9 +36,10 @@ const VariantKindInfo &variantInfo(VariantKind Kind) {
 }
 
 bool isVariantName(StringRef Name) {
-  return any_of(VariantKinds, [&](const VariantKindInfo &Info) {
-    return Name.ends_with(Info.Suffix);
-  });
+  return Name.ends_with(SMC_SUFFIX_REMAP_KEYS) ||
+         any_of(VariantKinds, [&](const VariantKindInfo &Info) {
+           return Name.ends_with(Info.Suffix);
+         });
 }
 
 StructType *descriptorType(LLVMContext &Ctx) {

@@ -40,9 +40,9 @@ enum InfoField : unsigned {
 };
 
 /// The variants SMC builds of a kernel.
-enum class VariantKind : unsigned { SMCentric, Slice };
-inline constexpr VariantKind AllVariantKinds[] = {VariantKind::SMCentric,
-                                                  VariantKind::Slice};
+enum class VariantKind : unsigned { SMCentric, Slice, Remap };
+inline constexpr VariantKind AllVariantKinds[] = {
+    VariantKind::SMCentric, VariantKind::Slice, VariantKind::Remap};
 
 /// What the ABI says about one kind of variant.
 struct VariantKindInfo {
@@ -56,7 +56,8 @@ struct VariantKindInfo {
 /// The row of \p Kind in the one table of variant kinds.
 const VariantKindInfo &variantInfo(VariantKind Kind);
 
-/// Is \p Name the name of a variant SMC built (K__smc, K__slice)?
+/// Is \p Name the name of a variant SMC built (K__smc, K__slice, K__remap,
+/// K__remap_keys)?
 bool isVariantName(llvm::StringRef Name);
 
 /// %SmcDescriptor, created once per context.

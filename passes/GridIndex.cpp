@@ -222,7 +222,7 @@ std::array<Value *, 3> chunkCoordinates(IRBuilderBase &B, Value *Desc,
           Merge(FirstRowZ, Z, ".z")};
 }
 
-static void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
+void moveStaticAllocas(BasicBlock &From, BasicBlock &To) {
   SmallVector<AllocaInst *, 16> Allocas;
   for (Instruction &I : From)
     if (auto *AI = dyn_cast<AllocaInst>(&I))

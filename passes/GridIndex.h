@@ -111,6 +111,10 @@ struct VariantStart {
 /// with nothing left behind.
 llvm::Expected<VariantStart> startVariant(llvm::Function &K, VariantKind Kind);
 
+/// Moves \p From's allocas of constant size to the end of \p To (a new
+/// entry block in front of \p From).
+void moveStaticAllocas(llvm::BasicBlock &From, llvm::BasicBlock &To);
+
 /// An IRBuilder position at the end of \p BB, with the variant's debug
 /// location (the kernel's line) if it has debug info.
 void positionAtEnd(llvm::IRBuilderBase &B, llvm::BasicBlock *BB);

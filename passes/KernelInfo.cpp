@@ -33,6 +33,7 @@ static GlobalVariable *infoRecord(Function &K,
   Fields[Info_num_params] = K.arg_size();
   Fields[Info_smc_refusal] = SMC_REFUSAL_NOT_REQUESTED;
   Fields[Info_slice_refusal] = SMC_REFUSAL_NOT_REQUESTED;
+  Fields[Info_remap_refusal] = SMC_REFUSAL_NOT_REQUESTED;
   Fields[Info_locality] = SMC_LOCALITY_UNKNOWN;
   GlobalVariable *GV = M.getGlobalVariable(Name);
   if (GV) {
@@ -76,6 +77,13 @@ void recordLocality(Function &K, SmcLocality Locality) {
   uint32_t Fields[InfoFieldCount];
   GlobalVariable *GV = infoRecord(K, Fields);
   Fields[Info_locality] = Locality;
+  setFields(GV, Fields);
+}
+
+void recordRemapKey(Function &K, SmcRemapKey Key) {
+  uint32_t Fields[InfoFieldCount];
+  GlobalVariable *GV = infoRecord(K, Fields);
+  Fields[Info_remap_key] = Key;
   setFields(GV, Fields);
 }
 

@@ -26,6 +26,9 @@ void recordVariant(llvm::Function &K, VariantKind Kind, SmcRefusal Refusal,
 /// before (or without) this holds SMC_LOCALITY_UNKNOWN.
 void recordLocality(llvm::Function &K, SmcLocality Locality);
 
+/// Records what the key of K's __remap variant is (SmcRemapKey).
+void recordRemapKey(llvm::Function &K, SmcRemapKey Key);
+
 } // namespace smc
 
 #endif

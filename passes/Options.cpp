@@ -1,6 +1,7 @@
 //===- Options.cpp - Command-line options of the SMC plugin ---------------===//
 //
-// -smc-transforms=<list>  variants to build: smc, slice (comma-separated);
+// -smc-transforms=<list>  variants to build: smc, slice, remap
+//                         (comma-separated);
 //                         none selected means the plugin changes nothing.
 // -smc-kernels=<regex>    kernels to transform, matched against the whole
 //                         mangled or source name (default: all kernels).
@@ -22,8 +23,9 @@ using namespace llvm;
 static cl::list<std::string> TransformsOpt(
     "smc-transforms", cl::CommaSeparated,
     cl::desc("SMC variants to build for each selected kernel: smc "
-             "(SM-centric), slice (index-rectified slices); none: no change"),
-    cl::value_desc("smc,slice"));
+             "(SM-centric), slice (index-rectified slices), remap "
+             "(thread-data remapping); none: no change"),
+    cl::value_desc("smc,slice,remap"));
 
 static cl::opt<std::string> KernelsOpt(
     "smc-kernels", cl::init(""),
@@ -61,7 +63,7 @@ Expected<TransformSet> requestedTransforms() {
   }
   if (!Unknown.empty())
     return createStringError("unknown -smc-transforms value " + Unknown +
-                             " (known: smc, slice)");
+                             " (known: smc, slice, remap)");
   return Set;
 }
 

@@ -47,6 +47,9 @@ PreservedAnalyses SMCPipelinePass::run(Module &M, ModuleAnalysisManager &MAM) {
   MAM.invalidate(M, PA);
   if (Transforms.has(VariantKind::Slice))
     PA.intersect(SliceVariantPass().run(M, MAM));
+  MAM.invalidate(M, PA);
+  if (Transforms.has(VariantKind::Remap))
+    PA.intersect(RemapVariantPass().run(M, MAM));
   if (Level != OptimizationLevel::O0) {
     FunctionAnalysisManager &FAM =
         MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();

@@ -8,12 +8,14 @@
 //      smc                  what clang runs (honours -smc-transforms)
 //      smc-variant          build K__smc for the selected kernels
 //      smc-slice            build K__slice for the selected kernels
+//      smc-remap            build K__remap and K__remap_keys
 //      smc-launch-rewrite   host launches -> SMC runtime entries
 //      smc-locality         record each kernel's CTA locality class
 //      smc-print-abi        print the nvptx64 ABI layout
 //      print<smc-kernels>   the selected kernels
 //      print<smc-legality>  refusals (also hardware limits) and modes
 //      print<smc-locality>  which neighbouring CTAs share data
+//      print<smc-remap>     whether jobs may be remapped, and by what key
 //      print<smc-cta-uniformity>  uniform and divergent branches (function)
 //
 // USAGE: clang++ -fpass-plugin=SMCPasses.so -mllvm -smc-transforms=smc,slice
@@ -24,6 +26,7 @@
 #include "Legality.h"
 #include "LocalityAnalysis.h"
 #include "Pipeline.h"
+#include "RemapAnalysis.h"
 #include "TransformPasses.h"
 
 #include "llvm/Passes/PassBuilder.h"

@@ -54,9 +54,7 @@ static bool needsSimplifiedCopy(const Function &K) {
   return false;
 }
 
-// Inlines the calls of functions with a body into F, level by level, up to
-// a budget (recursion stays calls).
-static void inlineCalls(Function &F) {
+void inlineDefinedCalls(Function &F) {
   unsigned Budget = 4096;
   for (unsigned Level = 0; Level < 16 && Budget; ++Level) {
     SmallVector<CallBase *, 16> Calls;
@@ -126,7 +124,7 @@ static void analyseSimplifiedCopies(Module &M, ArrayRef<Function *> Ks,
   Simplify.addPass(LoopSimplifyPass());
   for (Function *K : Ks) {
     auto &KC = *cast<Function>(VMap[K]);
-    inlineCalls(KC);
+    inlineDefinedCalls(KC);
     hoistGridRegisterReads(KC);
     Simplify.run(KC, FAM);
     Out[K] = FAM.getResult<LocalityAnalysis>(KC);

@@ -26,6 +26,10 @@ namespace smc {
 llvm::MapVector<llvm::Function *, KernelLocality>
 localityOfSelectedKernels(llvm::Module &M, llvm::ModuleAnalysisManager &MAM);
 
+/// Inlines the calls of functions with a body into \p F, level by level, up
+/// to a budget (recursion stays calls).
+void inlineDefinedCalls(llvm::Function &F);
+
 } // namespace smc
 
 #endif

@@ -9,6 +9,9 @@
 //  - SliceVariant.cpp: K__slice runs a contiguous range of the original
 //    grid's chunks as a smaller launch, so that kernels can run in slices
 //    next to each other;
+//  - RemapVariant.cpp: K__remap runs K's jobs in the order of a remap table
+//    the runtime sorts by the key K__remap_keys writes (thread-data
+//    remapping);
 //  - LaunchRewrite.cpp: in a host module, the CUDA calls SMC_HOST_ENTRIES
 //    (smc/abi.h) names call the SMC runtime's entries instead.
 //===----------------------------------------------------------------------===//
@@ -35,6 +38,12 @@ struct SMCVariantPass : RequiredPass<SMCVariantPass> {
 
 /// smc-slice: adds K__slice for every selected kernel K that is legal.
 struct SliceVariantPass : RequiredPass<SliceVariantPass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+};
+
+/// smc-remap: adds K__remap and K__remap_keys for every selected kernel K
+/// whose jobs may be remapped (RemapAnalysis.h).
+struct RemapVariantPass : RequiredPass<RemapVariantPass> {
   llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
 };
 

@@ -14,11 +14,13 @@
 
 #include <cstdint>
 
-#define SMC_ABI_VERSION 12u
+#define SMC_ABI_VERSION 13u
 
 // Suffixes appended to a kernel's (mangled) name for its variants and info.
 #define SMC_SUFFIX_SMC "__smc"
 #define SMC_SUFFIX_SLICE "__slice"
+#define SMC_SUFFIX_REMAP "__remap"
+#define SMC_SUFFIX_REMAP_KEYS "__remap_keys"
 #define SMC_SUFFIX_INFO "__smc_info"
 
 // CUDA runtime functions the host launch rewrite redirects to SMC runtime
@@ -135,6 +137,15 @@ enum SmcMode : uint32_t {
 //  trace            null, or the device's trace block (SMC_TRACE_*): every
 //                   chunk a worker takes and every worker's end, with its
 //                   SM and %globaltimer
+//  remap_count      __remap and __remap_keys (thread-data remapping, 1-D
+//                   grid and block): the jobs the remap covers; thread
+//                   t = ctaid.x * ntid.x + tid.x below it does job
+//                   remap_table[t] (blockIdx.x and threadIdx.x read as
+//                   those of that job), a thread at or above it its own
+//  remap_table      [remap_count] a permutation of [0, remap_count)
+//  remap_keys       __remap_keys: [remap_count] where thread t writes the
+//                   key of its job (the runtime sorts jobs by key); threads
+//                   that never reach the key leave their word as it was
 #define SMC_DESC_FIELDS(U32, PTR)                                              \
   U32(grid_x)                                                                  \
   U32(grid_y)                                                                  \
@@ -158,6 +169,7 @@ enum SmcMode : uint32_t {
   U32(slice_first_y)                                                           \
   U32(slice_first_z)                                                           \
   U32(trace_launch)                                                            \
+  U32(remap_count)                                                             \
   PTR(queue_start)                                                             \
   PTR(queue_chunks)                                                            \
   PTR(slot_target)                                                             \
@@ -166,7 +178,9 @@ enum SmcMode : uint32_t {
   PTR(queue_next)                                                              \
   PTR(launch_counters)                                                         \
   PTR(stats)                                                                   \
-  PTR(trace)
+  PTR(trace)                                                                   \
+  PTR(remap_table)                                                             \
+  PTR(remap_keys)
 
 #define SMC_DESC_DECLARE_U32(name) uint32_t name;
 #define SMC_DESC_DECLARE_PTR(name) uint32_t *name;
@@ -284,14 +298,17 @@ enum SmcTraceKind : uint32_t {
 #define SMC_DEVICE_SHARED_BYTES 48u
 
 // The record <kernel>__smc_info the plugin leaves in the device module for
-// every kernel it considered, as six uint32_t.  locality is an SmcLocality.
+// every kernel it considered, as eight uint32_t.  locality is an
+// SmcLocality, remap_key an SmcRemapKey.
 #define SMC_INFO_FIELDS(X)                                                     \
   X(abi_version)                                                               \
   X(flags)                                                                     \
   X(num_params)                                                                \
   X(smc_refusal)                                                               \
   X(slice_refusal)                                                             \
-  X(locality)
+  X(locality)                                                                  \
+  X(remap_refusal)                                                             \
+  X(remap_key)
 
 #define SMC_INFO_DECLARE(name) uint32_t name;
 struct SmcKernelInfo {
@@ -305,6 +322,7 @@ enum SmcInfoFlag : uint32_t {
   SMC_INFO_ONE_CHUNK = 1u << 2, // __smc must run in SMC_MODE_ONE_CHUNK
   SMC_INFO_ORDERED = 1u << 3,   // __smc must claim chunks in blockIdx order
   SMC_INFO_TRACED = 1u << 4,    // __smc writes SMC_TRACE records (-smc-trace)
+  SMC_INFO_HAS_REMAP = 1u << 5, // <kernel>__remap and __remap_keys exist
 };
 
 // Why the plugin did not build a variant.  Text for each code in
@@ -325,7 +343,13 @@ enum SmcInfoFlag : uint32_t {
   X(SMC_REFUSAL_RECURSION, "recursive call graph")                             \
   X(SMC_REFUSAL_NOT_INLINABLE,                                                 \
     "a function reading blockIdx/gridDim could not be inlined")                \
-  X(SMC_REFUSAL_RESOURCES, "the variant would exceed a hardware limit")
+  X(SMC_REFUSAL_RESOURCES, "the variant would exceed a hardware limit")        \
+  X(SMC_REFUSAL_THREADS_COUPLED,                                               \
+    "threads work together (shared memory, barrier, warp intrinsic or "        \
+    "inline assembly)")                                                        \
+  X(SMC_REFUSAL_NO_REMAP_KEY,                                                  \
+    "no thread-indexed load decides a branch or an address before the first "  \
+    "write")
 
 // Defines, from an X-list of (code, text) pairs, the enum `Enum` of the
 // codes followed by `Count`, and `TextFn(code)`: each code's text, or
@@ -357,5 +381,19 @@ SMC_CODED_ENUM(SmcRefusal, SMC_REFUSALS, SMC_REFUSAL_COUNT, smcRefusalText,
 
 SMC_CODED_ENUM(SmcLocality, SMC_LOCALITIES, SMC_LOCALITY_COUNT, smcLocalityText,
                "unknown")
+
+// What the key of a __remap variant's jobs is: the value of a load at an
+// address derived from the thread's global index (before any write), which
+// decides a loop's trip count, a branch, or the address of another load.
+// Sorting jobs by it gives a warp jobs that branch alike or read neighbouring
+// data.  Text for each kind in smcRemapKeyText().
+#define SMC_REMAP_KEYS(X)                                                      \
+  X(SMC_REMAP_KEY_NONE, "none")                                                \
+  X(SMC_REMAP_KEY_LOOP, "loop trip count")                                     \
+  X(SMC_REMAP_KEY_BRANCH, "branch")                                            \
+  X(SMC_REMAP_KEY_GATHER, "gather index")
+
+SMC_CODED_ENUM(SmcRemapKey, SMC_REMAP_KEYS, SMC_REMAP_KEY_COUNT,
+               smcRemapKeyText, "unknown")
 
 #endif // SMC_ABI_H

@@ -39,7 +39,29 @@ namespace smc {
 // tiles, also throttled to half the workers; contiguous for irregular),
 // each tried on the first launches and timed; the original unless another
 // beats it by 2%.
-enum class Variant { Original, SMCentric, Slice, Auto, Locality };
+// Remap: thread-data remapping (G-Streamline, "Locality Enhancement and
+// Dynamic Optimizations on Multi-Core and GPU"): the kernel's __remap
+// variant, in which thread t runs job R[t], with R the jobs sorted by the
+// key the plugin found (a loaded value that decides a branch, a loop's trip
+// count or a gather address; docs/remap.md), so that a warp's jobs branch
+// alike or read neighbouring data.  The runtime builds R on the GPU (the
+// inspector kernel, then a radix sort), keeps it while the launch's
+// arguments stay the same (refreshRemap() says the data changed), and, with
+// remapControl Adaptive, times the original against the remap on the first
+// launches and keeps the remap only if it beats the original by 2% with its
+// cost included.
+enum class Variant { Original, SMCentric, Slice, Auto, Locality, Remap };
+
+// Variant::Remap: where the keys come from.
+enum class RemapKeys {
+  Inspector, // the plugin's inspector kernel (K__remap_keys)
+  Random,    // a random permutation (tests: any permutation is legal)
+};
+// Variant::Remap: whether the remap is measured against the original.
+enum class RemapControl {
+  Adaptive, // timed trials; the original unless the remap wins
+  Always,   // every launch remapped
+};
 
 // The order in which an SM-centric launch puts chunks (original CTAs) into
 // the per-SM queues.  Interleaved is the default: the chunks running at any
@@ -111,6 +133,12 @@ struct Policy {
   // variant; in SMC_POLICY, the option `urgent` (`k=original(urgent)`).
   // Ignored under PriorityMode::Off and on a stream with a live partition.
   bool urgent = false;
+  // Remap: the share of the jobs (0 < remapRatio <= 1) that are remapped,
+  // the first ones in thread order (partial remapping: a smaller table and
+  // sort); where the keys come from; whether trials decide.
+  double remapRatio = 1.0;
+  RemapKeys remapKeys = RemapKeys::Inspector;
+  RemapControl remapControl = RemapControl::Adaptive;
 
   static Policy original() {
     Policy p;
@@ -153,6 +181,16 @@ struct Policy {
   static Policy locality() {
     Policy p;
     p.variant = Variant::Locality;
+    return p;
+  }
+  static Policy remap(RemapControl control = RemapControl::Adaptive,
+                      double ratio = 1.0,
+                      RemapKeys keys = RemapKeys::Inspector) {
+    Policy p;
+    p.variant = Variant::Remap;
+    p.remapControl = control;
+    p.remapRatio = ratio;
+    p.remapKeys = keys;
     return p;
   }
   static Policy slice(unsigned sliceSize) {
@@ -340,6 +378,20 @@ enum class PriorityMode {
 
 // Overrides SMC_PRIORITY for launches made from now on.
 void setPriorityMode(PriorityMode mode);
+
+// Variant::Remap: the data the remap of a kernel's launches was computed
+// from has changed, so each of its configurations computes its remap again
+// at its next remapped launch.  (A remap is also computed again when a
+// launch's arguments differ from those it was computed with.)  A stale
+// remap is never wrong, only slower: any order of the jobs is legal.
+void refreshRemapForSymbol(const void *kernelSymbol);
+template <typename Kernel,
+          typename = std::enable_if_t<std::is_function_v<Kernel>>>
+void refreshRemap(Kernel *kernel) {
+  refreshRemapForSymbol(reinterpret_cast<const void *>(kernel));
+}
+// The same for every kernel.
+void refreshRemaps();
 
 // Kernel profiles for policy Auto: how each kernel's time scales with the
 // SMs it gets (the JSON that SMC_PROFILE_RECORD and scripts/smc-profile

@@ -11,6 +11,8 @@
 //                            launch of a trial
 //   CoRun        corun/      policy auto's flights, decisions and trials,
 //                            across the launch it decides
+//   Remap        remap/      a configuration's remap table and trials,
+//                            across the table's computation
 //   Priority     priority/   yielding launches and urgent holds
 //   StatsLaunch  observe/    an SMC_STATS launch and the read-back of its
 //                            counts (serializes launches)
@@ -50,6 +52,7 @@ enum class LockLevel : unsigned char {
   BatchLanes,
   Locality,
   CoRun,
+  Remap,
   Priority,
   StatsLaunch,
   Registry,

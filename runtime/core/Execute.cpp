@@ -46,6 +46,8 @@ stats::LaunchRecord baseRecord(const Launch &L) {
     R.Auto = *L.Decision.CoRunNote;
   if (L.Decision.LocalityNote)
     R.LocalityChoice = *L.Decision.LocalityNote;
+  if (L.Decision.RemapNote)
+    R.Remap = *L.Decision.RemapNote;
   R.Kernel = P.Kernel->Source;
   R.Mangled = P.Kernel->Mangled;
   if (P.Kernel->InfoProblem.empty())
@@ -85,6 +87,12 @@ CUresult launchVariant(const Launch &L, SmcDescriptor &Desc, uint32_t Workers,
   if (P.Variant == Variant::SMCentric)
     return Api.LaunchKernel(P.Function, Workers, 1, 1, Block.x, Block.y,
                             Block.z, Shared, CuStream, Params, nullptr);
+  if (P.Variant == Variant::Remap) {
+    const dim3 &Grid = L.Req.Shape.Grid;
+    return Api.LaunchKernel(P.Function, Grid.x, Grid.y, Grid.z, Block.x,
+                            Block.y, Block.z, Shared, CuStream, Params,
+                            nullptr);
+  }
   const QueuePlan &Plan = P.Plan;
   for (uint32_t I = 0, N = Plan.numSlices(); I < N; ++I) {
     SliceLaunch Slice = Plan.sliceLaunch(I);
@@ -151,7 +159,7 @@ cudaError_t launchCounted(Launch &L, SmcDescriptor &Desc, uint32_t Workers,
     R.ClaimBatch = Desc.claim_batch;
     R.Workers = Plan.Workers;
     R.NumSlots = Dev.NumSMs;
-  } else {
+  } else if (P.Variant == Variant::Slice) {
     R.Slices = Plan.numSlices();
     R.SliceSize = Plan.SliceSize;
   }
@@ -176,6 +184,12 @@ cudaError_t launchPrepared(Launch &L) {
 
   SmcDescriptor Desc = P.Desc;
   uint32_t Workers = P.Plan.Workers;
+  if (P.Variant == Variant::Remap) {
+    if (!D.RemapTable)
+      return runOriginal(L, "no remap table");
+    Desc.remap_count = D.RemapCount;
+    Desc.remap_table = const_cast<uint32_t *>(D.RemapTable);
+  }
   if (SmCentric) {
     bool AllocFailed = false;
     uint32_t *Counters = Capturing
@@ -259,7 +273,8 @@ cudaError_t execute(Launch &L) {
     return runOriginal(L, P->Reason.c_str());
   if (P->VariantFailed.load(std::memory_order_relaxed))
     return runOriginal(L, "variant launch failed");
-  if (P->Variant != Variant::SMCentric && P->Variant != Variant::Slice)
+  if (P->Variant != Variant::SMCentric && P->Variant != Variant::Slice &&
+      P->Variant != Variant::Remap)
     return runOriginal(L, ""); // auto or locality left undecided
   return launchPrepared(L);
 }

@@ -90,6 +90,9 @@ void findVariants(KernelEntry &K, const driver::Api &Api) {
   };
   LookUp(SMC_INFO_HAS_SMC, SMC_SUFFIX_SMC, K.Smc, K.SmcProblem);
   LookUp(SMC_INFO_HAS_SLICE, SMC_SUFFIX_SLICE, K.Slice, K.SliceProblem);
+  LookUp(SMC_INFO_HAS_REMAP, SMC_SUFFIX_REMAP, K.Remap, K.RemapProblem);
+  LookUp(SMC_INFO_HAS_REMAP, SMC_SUFFIX_REMAP_KEYS, K.RemapKeys,
+         K.RemapProblem);
 }
 
 } // namespace

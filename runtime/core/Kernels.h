@@ -2,8 +2,9 @@
 //
 // What the runtime knows of a kernel on a device, found once: its
 // CUfunction, mangled and source names, the <kernel>__smc_info record the
-// plugin left in its module, its __smc and __slice variants (looked up by
-// name in the same module), and the occupancy of the original and the
+// plugin left in its module, its __smc, __slice and __remap variants and
+// the inspector __remap_keys (looked up by name in the same module), and the
+// occupancy of the original and the
 // __smc variant per block size and shared memory.  Any problem is kept as
 // text, so the launch can fall back to the original and say why, once.
 // The registry lock (Devices.h) guards every entry's mutable fields.
@@ -40,6 +41,8 @@ struct KernelEntry {
   CUfunction Original = nullptr;
   CUfunction Smc = nullptr;
   CUfunction Slice = nullptr;
+  CUfunction Remap = nullptr;     // K__remap
+  CUfunction RemapKeys = nullptr; // K__remap_keys, its inspector
   std::string Mangled;
   std::string Source;
   SmcKernelInfo Info{};
@@ -48,6 +51,7 @@ struct KernelEntry {
   // Non-empty: why the __smc / __slice variant the info promises is unusable.
   std::string SmcProblem;
   std::string SliceProblem;
+  std::string RemapProblem;
 
   // Registry lock.  The kernel's policy resolved at PolicyEpoch
   // (policy/Policies.h).

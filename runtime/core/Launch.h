@@ -9,7 +9,8 @@
 //                   instead of the kernel's policy, an SM set, how the
 //                   workers follow live targets, notes for SMC_STATS.
 //
-// The decision-makers (partition/, locality/, corun/, priority/) fill the
+// The decision-makers (partition/, locality/, remap/, corun/, priority/)
+// fill the
 // decision in the one order dispatch/Dispatcher.cpp gives; Launch::prepared()
 // is the configuration (core/Prepared.h) the decision comes to, and
 // core/Execute.h carries it out.  docs/DESIGN.md draws the path.
@@ -104,10 +105,17 @@ struct LaunchDecision {
   bool Original = false;
   const char *OriginalReason = "";
 
-  // For SMC_STATS: what the co-run scheduler chose and why, and the
-  // locality trial this launch is or what was chosen.
+  // Policy remap (remap/): the remap table the __remap variant reads and
+  // the jobs it covers (null: none ready, the launch runs the original).
+  const uint32_t *RemapTable = nullptr;
+  uint32_t RemapCount = 0;
+
+  // For SMC_STATS: what the co-run scheduler chose and why, the locality
+  // trial this launch is or what was chosen, and the remap's trial or
+  // choice.
   const std::string *CoRunNote = nullptr;
   const std::string *LocalityNote = nullptr;
+  const std::string *RemapNote = nullptr;
 };
 
 // Whether a stream is being captured, as the runtime found it.

@@ -43,6 +43,30 @@ bool uploadTables(DeviceState &Dev, QueuePlan &Plan, SmcDescriptor &Desc,
   return true;
 }
 
+// Why launch shape S of K cannot run K's __remap variant, or "" (the
+// registry lock held).
+std::string remapProblem(KernelEntry &K, const LaunchShape &S,
+                         const driver::Api &Api) {
+  if (!K.RemapProblem.empty())
+    return K.RemapProblem;
+  if (!(K.Info.flags & SMC_INFO_HAS_REMAP))
+    return std::string("no __remap variant: ") +
+           smcRefusalText(K.Info.remap_refusal);
+  if (S.Grid.y != 1 || S.Grid.z != 1 || S.Block.y != 1 || S.Block.z != 1)
+    return "remapping needs a 1-D grid and block, not a " +
+           std::to_string(S.Grid.x) + "x" + std::to_string(S.Grid.y) + "x" +
+           std::to_string(S.Grid.z) + " grid of " + std::to_string(S.Block.x) +
+           "x" + std::to_string(S.Block.y) + "x" + std::to_string(S.Block.z) +
+           " blocks";
+  if (uint64_t(S.Grid.x) * S.Block.x > INT32_MAX)
+    return "more than 2^31 - 1 threads to remap";
+  std::string Error;
+  if (!matchAttributes(K, K.Remap, S.SharedMem, Api, Error) ||
+      !matchAttributes(K, K.RemapKeys, S.SharedMem, Api, Error))
+    return Error;
+  return "";
+}
+
 // Plans one configuration.  Null when the launch should just be forwarded
 // without caching anything (the original launch will report the problem).
 // The registry lock held.
@@ -77,6 +101,22 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   // Shapes cudaLaunchKernel rejects: let the original launch say so.
   if (S.Grid.x == 0 || S.Grid.y == 0 || S.Grid.z == 0 || S.SharedMem > UINT_MAX)
     return P;
+
+  if (Policy.variant == Variant::Remap) {
+    std::string Problem = remapProblem(K, S, Api);
+    if (!Problem.empty())
+      return FallBack(Problem);
+    SmcDescriptor &D = P->Desc;
+    D.grid_x = S.Grid.x;
+    D.grid_y = S.Grid.y;
+    D.grid_z = S.Grid.z;
+    CUresult Unused;
+    if (!paramSizes(K.Remap, K.Info.num_params, Api, P->ParamSizes, Unused))
+      return FallBack("cannot read the sizes of its parameters");
+    P->Variant = Variant::Remap;
+    P->Function = K.Remap;
+    return P;
+  }
 
   bool SmCentric = Policy.variant == Variant::SMCentric;
   const std::string &Problem = SmCentric ? K.SmcProblem : K.SliceProblem;
@@ -224,8 +264,8 @@ Prepared *cachedPrepare(const LaunchRequest &Req, int Device,
 
 const char *variantName(Variant V) {
   // In Variant's order.
-  static const char *const Names[] = {"original", "smc", "slice", "auto",
-                                      "locality"};
+  static const char *const Names[] = {"original", "smc",      "slice",
+                                      "auto",     "locality", "remap"};
   return Names[size_t(V)];
 }
 

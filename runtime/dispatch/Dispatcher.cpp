@@ -18,6 +18,10 @@
 //                     timed trial (locality/).
 //   4. CoRun          policy auto: the original, or a share of the SMs
 //                     (corun/); timed when its co-run is under trial.
+//      Remapping      policy remap, and policy auto where 4 chose the
+//                     original: the original or the remapped jobs (the
+//                     table computed where missing or stale), or the next
+//                     timed trial (remap/).
 //   5. Priorities     unless 1 or 4 chose the SMs: an urgent launch takes
 //                     SMs from yielding launches and is confined to them; a
 //                     best-effort SM-centric launch yields (priority/).
@@ -47,6 +51,7 @@
 #include "partition/Partitions.h"
 #include "policy/Config.h"
 #include "priority/Priorities.h"
+#include "remap/RemapLaunch.h"
 
 namespace smc {
 namespace {
@@ -63,8 +68,8 @@ struct Configuration {
   static void after(Launch &, Ticket &, cudaError_t) {}
 };
 
-using LaunchDecisionMakers =
-    DecisionMakers<Partitions, Configuration, Locality, CoRun, Priorities>;
+using LaunchDecisionMakers = DecisionMakers<Partitions, Configuration, Locality,
+                                            CoRun, Remapping, Priorities>;
 
 cudaError_t launchRequest(const LaunchRequest &Req) {
   // Step 0.

@@ -74,6 +74,8 @@ nlohmann::ordered_json toJson(const LaunchRecord &R) {
     J["auto"] = R.Auto;
   if (!R.LocalityChoice.empty())
     J["locality_choice"] = R.LocalityChoice;
+  if (!R.Remap.empty())
+    J["remap"] = R.Remap;
   J["grid"] = {R.Grid[0], R.Grid[1], R.Grid[2]};
   J["block"] = {R.Block[0], R.Block[1], R.Block[2]};
   J["shared_mem"] = R.SharedMem;

@@ -40,6 +40,7 @@ struct LaunchRecord {
   std::string Auto;   // policy auto: what the co-run scheduler chose, and why
   // Policy locality: "trial of <placement>", or what was chosen and why.
   std::string LocalityChoice;
+  std::string Remap; // policy remap's trial or choice
   unsigned Grid[3] = {1, 1, 1};
   unsigned Block[3] = {1, 1, 1};
   size_t SharedMem = 0;

@@ -36,7 +36,8 @@ bool samePolicy(const Policy &A, const Policy &B) {
          A.clusterDir == B.clusterDir && A.clusterSize == B.clusterSize &&
          A.clusterWidth == B.clusterWidth &&
          A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize &&
-         A.urgent == B.urgent;
+         A.urgent == B.urgent && A.remapRatio == B.remapRatio &&
+         A.remapKeys == B.remapKeys && A.remapControl == B.remapControl;
 }
 
 // The Policies lock held.

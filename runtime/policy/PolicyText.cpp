@@ -11,6 +11,7 @@
 
 #include <cctype>
 #include <cstdint>
+#include <cstdlib>
 #include <set>
 
 namespace smc {
@@ -37,7 +38,7 @@ public:
       return fail("kernel name '" + Name + "' contains '='");
     if (Action.empty())
       return fail("missing action after '=' (expected original, smc, slice, "
-                  "auto or locality)");
+                  "auto, locality or remap)");
     Out.Name = Name == "*" ? Name : normalizeKernelName(Name);
     return parseAction(Action, Out.Policy);
   }
@@ -103,10 +104,13 @@ private:
       Policy = Policy::automatic();
     } else if (Ident == "locality") {
       Policy = Policy::locality();
+    } else if (Ident == "remap") {
+      Policy = Policy::remap();
     } else {
       std::string Shown = Ident.empty() ? Action : Ident;
       return fail("unknown action '" + Shown +
-                  "' (expected original, smc, slice, auto or locality)");
+                  "' (expected original, smc, slice, auto, locality or "
+                  "remap)");
     }
     if (Rest.empty())
       return true;
@@ -152,8 +156,10 @@ private:
   bool parseOptions(const std::string &Action, const std::string &Inner,
                     Policy &Policy) {
     bool IsSmc = Action == "smc", IsSlice = Action == "slice";
+    bool IsRemap = Action == "remap";
     const char *KeysOfAction = IsSmc     ? "workers, sms, order or urgent"
                                : IsSlice ? "size or urgent"
+                               : IsRemap ? "ratio, keys, control or urgent"
                                          : "only urgent";
     std::set<std::string> Seen;
     for (const std::string &RawOption : splitTopLevel(Inner)) {
@@ -178,6 +184,14 @@ private:
         return fail("option 'urgent' takes no value (write 'urgent')");
       bool SmcKey = Key == "workers" || Key == "sms" || Key == "order";
       bool SliceKey = Key == "size";
+      bool RemapKey = Key == "ratio" || Key == "keys" || Key == "control";
+      if (RemapKey && IsRemap) {
+        if (!Seen.insert(Key).second)
+          return fail("option '" + Key + "' is given twice");
+        if (!parseRemapValue(Key, Value, Policy))
+          return false;
+        continue;
+      }
       if ((!SmcKey && !SliceKey) || (!IsSmc && !IsSlice))
         return fail("unknown option '" + Key + "' (" + Action + " takes " +
                     KeysOfAction + ")");
@@ -222,6 +236,37 @@ private:
       return true;
     }
     return parseSmList(Value, Policy.sms);
+  }
+
+  // remap's ratio=R (0 < R <= 1), keys=inspector|random,
+  // control=adaptive|always.
+  bool parseRemapValue(const std::string &Key, const std::string &Value,
+                       Policy &Policy) {
+    if (Key == "ratio") {
+      char *End = nullptr;
+      double R = Value.empty() ? 0 : std::strtod(Value.c_str(), &End);
+      if (Value.empty() || *End != '\0' || !(R > 0 && R <= 1))
+        return fail("'" + Value +
+                    "' is not a remap ratio (expected a number in (0, 1])");
+      Policy.remapRatio = R;
+    } else if (Key == "keys") {
+      if (Value == "inspector")
+        Policy.remapKeys = RemapKeys::Inspector;
+      else if (Value == "random")
+        Policy.remapKeys = RemapKeys::Random;
+      else
+        return fail("'" + Value +
+                    "' is not a source of remap keys (expected inspector or "
+                    "random)");
+    } else if (Value == "adaptive") {
+      Policy.remapControl = RemapControl::Adaptive;
+    } else if (Value == "always") {
+      Policy.remapControl = RemapControl::Always;
+    } else {
+      return fail("'" + Value +
+                  "' is not a remap control (expected adaptive or always)");
+    }
+    return true;
   }
 
   // order=cluster(DIR[,SIZE]): DIR is x, y or tile; SIZE is N chunks, or

@@ -11,6 +11,10 @@
 //                                                     order=ORDER
 //           | 'slice' ['(' opt ')']              opt: size=N
 //           | 'auto'          (the co-run scheduler decides per launch)
+//           | 'locality'      (placements tried, the fastest kept)
+//           | 'remap' ['(' opt (',' opt)* ')']  opt: ratio=R (0 < R <= 1),
+//                                                     keys=inspector|random,
+//                                                     control=adaptive|always
 //   LIST   := item ('+' item)*,  item := N | A-B (inclusive)
 //   ORDER  := contiguous | interleaved | cluster '(' DIR [',' SIZE] ')'
 //   DIR    := x | y | tile

@@ -21,7 +21,7 @@ __global__ void reverse(float *data, int n) {
 }
 
 // PTX: .extern .shared .align 4 .b8 buf[];
-// PTX: .visible .global .align 4 .b8 _Z7reversePfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 2};
+// PTX: .visible .global .align 4 .b8 _Z7reversePfi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-LABEL: .visible .entry _Z7reversePfi(
 // PTX-NOT:   .shared
 // PTX:       mov.b64 %rd{{[0-9]+}}, buf;

@@ -36,9 +36,9 @@ template <typename T> __global__ void scale(T *x, T a, int n) {
 
 void scaleFromMain(float *x, int n) { scale<<<(n + 127) / 128, 128>>>(x, 2.0f, n); }
 
-// PTX-DAG: .visible .global .align 4 .b8 _Z11callsExternPi__smc_info[24] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 7};
-// PTX-DAG: .visible .global .align 4 .b8 _Z10callsLocalPi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1};
-// PTX-DAG: .weak .global .align 4 .b8 _Z5scaleIfEvPT_S0_i__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3};
+// PTX-DAG: .visible .global .align 4 .b8 _Z11callsExternPi__smc_info[32] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 7, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX-DAG: .visible .global .align 4 .b8 _Z10callsLocalPi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX-DAG: .weak .global .align 4 .b8 _Z5scaleIfEvPT_S0_i__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-DAG: .visible .entry _Z10callsLocalPi__smc(
 // PTX-DAG: .visible .entry _Z10callsLocalPi__slice(
 // PTX-DAG: .weak .entry _Z5scaleIfEvPT_S0_i__smc(

@@ -12,8 +12,8 @@
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX --implicit-check-not=div.u32 --implicit-check-not=rem.u32 < %t.ptx
 // RUN: %ptxas %t.ptx -o %t.cubin
 
-// PTX-DAG: .visible .global .align 4 .b8 _Z11transpose2dPKfPfii__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4};
-// PTX-DAG: .visible .global .align 4 .b8 _Z6fill3dPi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1};
+// PTX-DAG: .visible .global .align 4 .b8 _Z11transpose2dPKfPfii__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX-DAG: .visible .global .align 4 .b8 _Z6fill3dPi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 
 // REMARK-DAG: grid-2d-3d.cu:[[@LINE+2]]:1: remark: kernel 'transpose2d': built _Z11transpose2dPKfPfii__smc (persistent workers; 2 blockIdx/gridDim reads replaced)
 // REMARK-DAG: grid-2d-3d.cu:[[@LINE+1]]:1: remark: kernel 'transpose2d': built _Z11transpose2dPKfPfii__slice (index rectification; 2 blockIdx/gridDim reads replaced)

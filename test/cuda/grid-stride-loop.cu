@@ -14,7 +14,7 @@ __global__ void saxpy(float a, const float *x, float *y, int n) {
     y[i] = a * x[i] + y[i];
 }
 
-// PTX: .visible .global .align 4 .b8 _Z5saxpyfPKfPfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4};
+// PTX: .visible .global .align 4 .b8 _Z5saxpyfPKfPfi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-LABEL: .visible .entry _Z5saxpyfPKfPfi(
 // PTX:       %nctaid.x
 // The slice variant reads no %nctaid.x: its stride comes from grid_x (it

@@ -11,7 +11,7 @@
 // RUN: %ptxas %t.O0.ptx -o %t.O0.cubin
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX < %t.O0.ptx
 
-// PTX: .visible .global .align 4 .b8 _Z6nestedPfi__smc_info[24] = {[[ABI]], 0, 0, 0, 5, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX: .visible .global .align 4 .b8 _Z6nestedPfi__smc_info[32] = {[[ABI]], 0, 0, 0, 5, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1};
 
 // CHECK: nested-divergent-exit.cu:[[@LINE+1]]:1: remark: kernel 'nested': built _Z6nestedPfi__smc (one chunk per worker: threads may exit before a barrier other threads of the CTA still reach at {{.*}}nested-divergent-exit.cu:{{[0-9]+}};
 __global__ void nested(float *out, int n) {

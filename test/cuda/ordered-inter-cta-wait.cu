@@ -18,7 +18,7 @@
 
 // REMARK-DAG: remark: kernel 'lockLoop': built _Z8lockLoopPiS___smc (persistent workers; chunks in blockIdx order: loop waits on a value another CTA writes at {{.*}}ordered-inter-cta-wait.cu:[[@LINE+6]];
 // REMARK-DAG: remark: kernel 'lockLoop': built _Z8lockLoopPiS___slice (index rectification;
-// PTX-DAG: .visible .global .align 4 .b8 _Z8lockLoopPiS___smc_info[24] = {[[ABI]], 0, 0, 0, 11, 0, 0, 0, 2};
+// PTX-DAG: .visible .global .align 4 .b8 _Z8lockLoopPiS___smc_info[32] = {[[ABI]], 0, 0, 0, 11, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-DAG: .entry _Z8lockLoopPiS___smc(
 __global__ void lockLoop(int *lock, int *counter) {
   if (threadIdx.x == 0) {
@@ -31,7 +31,7 @@ __global__ void lockLoop(int *lock, int *counter) {
 
 // Each CTA waits until its predecessor published its running total.
 // REMARK-DAG: remark: kernel 'chainedSum': built _Z10chainedSumPKiPiS1_i__smc (persistent workers; chunks in blockIdx order: loop waits on a value another CTA writes at {{.*}}ordered-inter-cta-wait.cu:{{[0-9]+}};
-// PTX-DAG: .visible .global .align 4 .b8 _Z10chainedSumPKiPiS1_i__smc_info[24] = {[[ABI]], 0, 0, 0, 11, 0, 0, 0, 4};
+// PTX-DAG: .visible .global .align 4 .b8 _Z10chainedSumPKiPiS1_i__smc_info[32] = {[[ABI]], 0, 0, 0, 11, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-DAG: .entry _Z10chainedSumPKiPiS1_i__smc(
 __global__ void chainedSum(const int *in, int *totals, int *ready, int n) {
   if (threadIdx.x != 0)
@@ -51,7 +51,7 @@ __global__ void chainedSum(const int *in, int *totals, int *ready, int n) {
 
 // REMARK-DAG: remark: kernel 'handBarrier': no __smc variant: grid-wide barrier built by hand (waits for later CTAs) (the loop waits for a count that depends on gridDim at {{.*}}ordered-inter-cta-wait.cu:[[@LINE+7]])
 // REMARK-DAG: remark: kernel 'handBarrier': no __slice variant: grid-wide barrier built by hand (waits for later CTAs)
-// PTX-DAG: .visible .global .align 4 .b8 _Z11handBarrierPjPi__smc_info[24] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 6, 0, 0, 0, 6};
+// PTX-DAG: .visible .global .align 4 .b8 _Z11handBarrierPjPi__smc_info[32] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 6, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-NOT: .entry _Z11handBarrierPjPi__{{smc|slice}}(
 __global__ void handBarrier(unsigned *count, int *data) {
   if (threadIdx.x == 0) {

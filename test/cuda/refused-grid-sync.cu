@@ -20,7 +20,7 @@ namespace cg = cooperative_groups;
 // REASON-DAG: remark: kernel 'twoPhase': no __smc variant: grid-wide synchronization ({{.*}}) [-Rpass-missed=smc]
 // REASON-DAG: remark: kernel 'twoPhase': no __slice variant: grid-wide synchronization ({{.*}}) [-Rpass-missed=smc]
 
-// PTX-DAG: .visible .global .align 4 .b8 _Z8twoPhasePi__smc_info[24] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 6};
+// PTX-DAG: .visible .global .align 4 .b8 _Z8twoPhasePi__smc_info[32] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 6, 0, 0, 0, 1};
 // PTX-DAG: .visible .entry _Z8twoPhasePi(
 // PTX-NOT: _Z8twoPhasePi__{{smc|slice}}(
 

@@ -23,8 +23,8 @@ __global__ void whereAmI(unsigned *out) {
 // REMARK-DAG: refused-inline-asm-smid.cu:[[@LINE+1]]:1: remark: kernel 'fine': built _Z4finePj__slice
 __global__ void fine(unsigned *out) { out[blockIdx.x] = threadIdx.x; }
 
-// PTX-DAG: .visible .global .align 4 .b8 _Z8whereAmIPj__smc_info[24] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 5};
-// PTX-DAG: .visible .global .align 4 .b8 _Z4finePj__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1};
+// PTX-DAG: .visible .global .align 4 .b8 _Z8whereAmIPj__smc_info[32] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 5, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX-DAG: .visible .global .align 4 .b8 _Z4finePj__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-DAG: .visible .entry _Z8whereAmIPj(
 // PTX-DAG: .visible .entry _Z4finePj__smc(
 // PTX-NOT: _Z8whereAmIPj__{{smc|slice}}(

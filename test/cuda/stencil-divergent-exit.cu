@@ -16,7 +16,7 @@
 #define RADIUS 3
 #define BLOCK 256
 
-// PTX: .visible .global .align 4 .b8 _Z7stencilPKfPfi__smc_info[24] = {[[ABI]], 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX: .visible .global .align 4 .b8 _Z7stencilPKfPfi__smc_info[32] = {[[ABI]], 0, 0, 0, 7, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1};
 // PTX: .visible .entry _Z7stencilPKfPfi__smc(
 // PTX: .visible .entry _Z7stencilPKfPfi__slice(
 

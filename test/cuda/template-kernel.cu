@@ -13,8 +13,8 @@
 // REMARK-DAG: remark: kernel 'scale<double>': built _Z5scaleIdEvPT_S0_i__smc (persistent workers; 1 blockIdx/gridDim reads replaced)
 // REMARK-DAG: remark: kernel 'scale<double>': built _Z5scaleIdEvPT_S0_i__slice (index rectification; 1 blockIdx/gridDim reads replaced)
 
-// PTX-DAG: .global .align 4 .b8 _Z5scaleIfEvPT_S0_i__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3};
-// PTX-DAG: .global .align 4 .b8 _Z5scaleIdEvPT_S0_i__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3};
+// PTX-DAG: .global .align 4 .b8 _Z5scaleIfEvPT_S0_i__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+// PTX-DAG: .global .align 4 .b8 _Z5scaleIdEvPT_S0_i__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-DAG: .entry _Z5scaleIfEvPT_S0_i__smc(
 // PTX-DAG: .entry _Z5scaleIfEvPT_S0_i__slice(
 // PTX-DAG: .entry _Z5scaleIdEvPT_S0_i__smc(

@@ -16,7 +16,7 @@
 
 #define TILE 16
 
-// PTX: .visible .global .align 4 .b8 _Z6matmulPKfS0_Pfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4};
+// PTX: .visible .global .align 4 .b8 _Z6matmulPKfS0_Pfi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 1};
 // PTX: .visible .entry _Z6matmulPKfS0_Pfi__smc(
 // PTX-NOT: %ctaid
 // PTX: .visible .entry _Z6matmulPKfS0_Pfi__slice(

@@ -11,8 +11,8 @@
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PLAIN --implicit-check-not=globaltimer --implicit-check-not=warpid < %t.plain.ptx
 // RUN: %ptxas %t.plain.ptx -o %t.plain.cubin
 
-// TRACE: .visible .global .align 4 .b8 _Z5scalePfi__smc_info[24] = {[[ABI]], 0, 0, 0, 19, 0, 0, 0, 2};
-// PLAIN: .visible .global .align 4 .b8 _Z5scalePfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 2};
+// TRACE: .visible .global .align 4 .b8 _Z5scalePfi__smc_info[32] = {[[ABI]], 0, 0, 0, 19, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+// PLAIN: .visible .global .align 4 .b8 _Z5scalePfi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 __global__ void scale(float *x, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)

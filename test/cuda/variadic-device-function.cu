@@ -24,6 +24,6 @@ __device__ __noinline__ int sumArgs(int n, ...) {
 
 // REMARK-DAG: remark: kernel 'K': no __smc variant: a function reading blockIdx/gridDim could not be inlined (call of _Z7sumArgsiz
 // REMARK-DAG: remark: kernel 'K': no __slice variant: a function reading blockIdx/gridDim could not be inlined (call of _Z7sumArgsiz
-// PTX: .visible .global .align 4 .b8 _Z1KPi__smc_info[24] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 10};
+// PTX: .visible .global .align 4 .b8 _Z1KPi__smc_info[32] = {[[ABI]], 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 10, 0, 0, 0, 10, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-NOT: .entry _Z1KPi__{{smc|slice}}(
 __global__ void K(int *out) { out[threadIdx.x] = sumArgs(2, 3, 4); }

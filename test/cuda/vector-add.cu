@@ -16,7 +16,7 @@
 // RUN: FileCheck %s -DABI=%smc_abi_version --check-prefix=PTX < %t.O3.ptx
 // RUN: %ptxas %t.O3.ptx -o %t.O3.cubin
 
-// PTX: .visible .global .align 4 .b8 _Z6vecAddPKfS0_Pfi__smc_info[24] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4};
+// PTX: .visible .global .align 4 .b8 _Z6vecAddPKfS0_Pfi__smc_info[32] = {[[ABI]], 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
 // PTX-LABEL: .visible .entry _Z6vecAddPKfS0_Pfi(
 // PTX: .maxntid 256
 // PTX: %ctaid.x

@@ -19,6 +19,9 @@
 #    records are trials first ("trial of <placement>", the same number of
 #    each placement, at most LOCALITY_SAMPLES), then only the choice ("chose
 #    <placement> ..."), a placement that was tried;
+#  - policy remap: per kernel and grid, rounds of at most three trials of
+#    the original and of the remap, each ended by the choice of one tried,
+#    and every launch ran what its note says;
 #  - without a --gtest_filter: every kernel the tests launch under SMC
 #    policies has records of the variants the tests ask for, including
 #    dynSmemReverse with more than 48 KiB of dynamic shared memory, and
@@ -71,6 +74,8 @@ REQUIRED = {
 # grid, which the runtime must refuse.
 EXPECTED_FALLBACKS = {
     "affinityGather": "the chunk table has",
+    # RemapTest.cu: a kernel the plugin gives no __remap, under policy remap.
+    "remapRefusedShared": "no __remap variant",
 }
 # Kernels whose CTAs wait on each other: their SM-centric launches must run
 # in ordered mode (chunks in blockIdx order); no other kernel may.
@@ -82,6 +87,9 @@ MAX_CLAIM_BATCH = 16  # SMC_MAX_CLAIM_BATCH (abi.h)
 LOCALITY_SAMPLES = 3  # LocalityTrials' samples per placement
 # Kernels whose launches under policy locality must reach a choice.
 LOCALITY_CHOSEN = {"clusterBoxFilter"}
+REMAP_SAMPLES = 3  # Trials' samples per candidate under policy remap
+# Kernels whose launches under policy remap (adaptive) must reach a choice.
+REMAP_CHOSEN = {"remapSteps"}
 
 
 def check_locality(records):
@@ -118,6 +126,48 @@ def check_locality(records):
             problems.append("%s: only %s tried" % (where, dict(trials)))
         if choice_seen:
             chosen.add(kernel)
+    return chosen, problems
+
+
+def check_remap(records):
+    """Policy remap (adaptive): per kernel and grid, the launches' remap notes
+    are rounds of trials ("trial of original" / "trial of remap", at most
+    REMAP_SAMPLES of each), each ended by a choice of a tried candidate
+    ("chose original ..." or "chose remap ..."); new data may start another
+    round after a choice (RemapLaunch.cpp, RetrialBackoff)."""
+    problems = []
+    runs = defaultdict(list)
+    for r in records:
+        if "remap" in r:
+            runs[(base_name(r.get("kernel", "?")), str(r.get("grid")))].append(
+                (r["remap"], r.get("variant")))
+    chosen = set()
+    for (kernel, grid), notes in sorted(runs.items()):
+        where = "policy remap, %s grid %s" % (kernel, grid)
+        trials = defaultdict(int)
+        for note, variant in notes:
+            if note.startswith("trial of "):
+                ran = note[len("trial of "):]
+                trials[ran] += 1
+                if ran != variant:
+                    problems.append("%s: a trial of %s ran %s"
+                                    % (where, ran, variant))
+            elif note.startswith("chose "):
+                choice = note[len("chose "):].split(":")[0].split(" (")[0]
+                if choice != variant:
+                    problems.append("%s: chose %s, ran %s"
+                                    % (where, choice, variant))
+                if trials and (choice not in trials
+                               or max(trials.values()) > REMAP_SAMPLES):
+                    problems.append("%s: chose %s after trials %s"
+                                    % (where, choice, dict(trials)))
+                trials.clear()
+                chosen.add(kernel)
+            elif note.startswith("the original while"):
+                if variant != "original":
+                    problems.append("%s: %r ran %s" % (where, note, variant))
+            else:
+                problems.append("%s: remap note %r" % (where, note))
     return chosen, problems
 
 
@@ -172,10 +222,15 @@ def check(records, full_run):
                             % (where, batch))
     chosen, locality_problems = check_locality(records)
     problems += locality_problems
+    remap_chosen, remap_problems = check_remap(records)
+    problems += remap_problems
     if full_run:
         for kernel in sorted(LOCALITY_CHOSEN - chosen):
             problems.append("%s: no launch of policy locality reached a "
                             "choice" % kernel)
+        for kernel in sorted(REMAP_CHOSEN - remap_chosen):
+            problems.append("%s: no launch of policy remap reached a choice"
+                            % kernel)
         for kernel, variants in REQUIRED.items():
             missing = variants - set(seen.get(kernel, {}))
             if missing:

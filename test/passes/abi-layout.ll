@@ -24,14 +24,19 @@
 ; CHECK-NEXT: desc slice_first_y 76 4
 ; CHECK-NEXT: desc slice_first_z 80 4
 ; CHECK-NEXT: desc trace_launch 84 4
-; CHECK-NEXT: desc queue_start 88 8
-; CHECK:      desc stats {{[0-9]+}} 8
-; CHECK-NEXT: desc trace {{[0-9]+}} 8
-; CHECK-NEXT: desc-size {{[0-9]+}}
+; CHECK-NEXT: desc remap_count 88 4
+; CHECK-NEXT: desc queue_start 96 8
+; CHECK:      desc stats 152 8
+; CHECK-NEXT: desc trace 160 8
+; CHECK-NEXT: desc remap_table 168 8
+; CHECK-NEXT: desc remap_keys 176 8
+; CHECK-NEXT: desc-size 184
 ; CHECK:      info abi_version 0 4
 ; CHECK:      info slice_refusal 16 4
 ; CHECK-NEXT: info locality 20 4
-; CHECK-NEXT: info-size 24
+; CHECK-NEXT: info remap_refusal 24 4
+; CHECK-NEXT: info remap_key 28 4
+; CHECK-NEXT: info-size 32
 ; CHECK-NEXT: abi-version [[ABI]]
 
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"

@@ -82,7 +82,7 @@ TEST(PolicyText, Auto) {
                   "unknown option 'workers' (auto takes only urgent)");
   expectRuleError("k=automatic", "k=automatic",
                   "unknown action 'automatic' (expected original, smc, slice, "
-                  "auto or locality)");
+                  "auto, locality or remap)");
 }
 
 TEST(PolicyText, Locality) {
@@ -95,6 +95,96 @@ TEST(PolicyText, Locality) {
   expectRuleError("k=locality(order=contiguous)",
                   "k=locality(order=contiguous)",
                   "unknown option 'order' (locality takes only urgent)");
+}
+
+TEST(PolicyText, Remap) {
+  Policy Plain = parseOk("k=remap")[0].Policy;
+  EXPECT_EQ(Plain.variant, Variant::Remap);
+  EXPECT_DOUBLE_EQ(Plain.remapRatio, 1.0); // the defaults
+  EXPECT_EQ(Plain.remapKeys, RemapKeys::Inspector);
+  EXPECT_EQ(Plain.remapControl, RemapControl::Adaptive);
+  EXPECT_FALSE(Plain.urgent);
+  Policy Empty = parseOk("k=remap()")[0].Policy;
+  EXPECT_EQ(Empty.variant, Variant::Remap);
+  EXPECT_DOUBLE_EQ(Empty.remapRatio, 1.0);
+
+  Policy All =
+      parseOk("k=remap(ratio=0.5,keys=random,control=always)")[0].Policy;
+  EXPECT_EQ(All.variant, Variant::Remap);
+  EXPECT_DOUBLE_EQ(All.remapRatio, 0.5);
+  EXPECT_EQ(All.remapKeys, RemapKeys::Random);
+  EXPECT_EQ(All.remapControl, RemapControl::Always);
+  EXPECT_FALSE(All.urgent);
+
+  Policy Named = parseOk(" k = remap ( control = adaptive , keys = inspector , "
+                         "ratio = 1 ) ")[0]
+                     .Policy;
+  EXPECT_DOUBLE_EQ(Named.remapRatio, 1.0);
+  EXPECT_EQ(Named.remapKeys, RemapKeys::Inspector);
+  EXPECT_EQ(Named.remapControl, RemapControl::Adaptive);
+  EXPECT_DOUBLE_EQ(parseOk("k=remap(ratio=1e-3)")[0].Policy.remapRatio, 0.001);
+
+  Policy Urgent = parseOk("k=remap(urgent)")[0].Policy;
+  EXPECT_EQ(Urgent.variant, Variant::Remap);
+  EXPECT_TRUE(Urgent.urgent);
+  EXPECT_DOUBLE_EQ(Urgent.remapRatio, 1.0);
+  Policy UrgentToo = parseOk("k=remap(keys=random, urgent)")[0].Policy;
+  EXPECT_TRUE(UrgentToo.urgent);
+  EXPECT_EQ(UrgentToo.remapKeys, RemapKeys::Random);
+
+  auto Rules = parseOk("*=remap(ratio=0.25); mm=smc");
+  ASSERT_EQ(Rules.size(), 2u);
+  EXPECT_EQ(Rules[0].Name, "*");
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Remap);
+  EXPECT_DOUBLE_EQ(Rules[0].Policy.remapRatio, 0.25);
+  EXPECT_EQ(Rules[1].Policy.variant, Variant::SMCentric);
+}
+
+TEST(PolicyText, BadRemapOptions) {
+  // The ratio is a number in (0, 1].
+  expectRuleError("k=remap(ratio=0)", "k=remap(ratio=0)",
+                  "'0' is not a remap ratio (expected a number in (0, 1])");
+  expectRuleError("k=remap(ratio=1.5)", "k=remap(ratio=1.5)",
+                  "'1.5' is not a remap ratio (expected a number in (0, 1])");
+  expectRuleError("k=remap(ratio=abc)", "k=remap(ratio=abc)",
+                  "'abc' is not a remap ratio (expected a number in (0, 1])");
+  expectRuleError("k=remap(ratio=-0.5)", "k=remap(ratio=-0.5)",
+                  "'-0.5' is not a remap ratio");
+  expectRuleError("k=remap(ratio=0.5x)", "k=remap(ratio=0.5x)",
+                  "'0.5x' is not a remap ratio");
+  expectRuleError("k=remap(ratio=nan)", "k=remap(ratio=nan)",
+                  "'nan' is not a remap ratio");
+  expectRuleError("k=remap(ratio=)", "k=remap(ratio=)",
+                  "'' is not a remap ratio");
+  expectRuleError("k=remap(keys=foo)", "k=remap(keys=foo)",
+                  "'foo' is not a source of remap keys (expected inspector or "
+                  "random)");
+  expectRuleError("k=remap(control=foo)", "k=remap(control=foo)",
+                  "'foo' is not a remap control (expected adaptive or always)");
+  // Options of other actions, and remap's options on other actions.
+  expectRuleError("k=remap(workers=2)", "k=remap(workers=2)",
+                  "unknown option 'workers' (remap takes ratio, keys, control "
+                  "or urgent)");
+  expectRuleError("k=remap(size=4)", "k=remap(size=4)",
+                  "unknown option 'size' (remap takes ratio, keys, control or "
+                  "urgent)");
+  expectRuleError("k=smc(ratio=0.5)", "k=smc(ratio=0.5)",
+                  "unknown option 'ratio' (smc takes workers, sms, order or "
+                  "urgent)");
+  expectRuleError("k=locality(keys=random)", "k=locality(keys=random)",
+                  "unknown option 'keys' (locality takes only urgent)");
+  // Each option once.
+  expectRuleError("k=remap(ratio=0.5,ratio=0.5)",
+                  "k=remap(ratio=0.5,ratio=0.5)",
+                  "option 'ratio' is given twice");
+  expectRuleError("k=remap(keys=random, control=always, keys=inspector)",
+                  "k=remap(keys=random, control=always, keys=inspector)",
+                  "option 'keys' is given twice");
+  expectRuleError("k=remap(urgent, urgent)", "k=remap(urgent, urgent)",
+                  "option 'urgent' is given twice");
+  expectRuleError("k=remapped", "k=remapped",
+                  "unknown action 'remapped' (expected original, smc, slice, "
+                  "auto, locality or remap)");
 }
 
 TEST(PolicyText, SmcOptions) {

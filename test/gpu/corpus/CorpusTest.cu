@@ -157,6 +157,8 @@ const std::vector<PolicyCase> &policyCases() {
       {"slice7", "slice(size=7)"},
       {"auto", "auto"},
       {"locality", "locality"},
+      {"remap_random", "remap(control=always,keys=random)"},
+      {"remap", "remap"},
   };
   return Cases;
 }

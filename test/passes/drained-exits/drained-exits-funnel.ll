@@ -34,10 +34,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'calleeBarrier': built calleeBarrier__smc (one chunk per worker: threads may exit before a barrier other threads of the CTA still reach, and a barrier the variant cannot drain at; 0 blockIdx/gridDim reads replaced)
 
 ; Loop mode (flags 1: HAS_SMC only), one chunk (flags 5) where it cannot drain.
-; IR-DAG: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1,
-; IR-DAG: @pyramid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1,
-; IR-DAG: @calleeBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5,
-; IR-DAG: @countBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5,
+; IR-DAG: @stencil__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1,
+; IR-DAG: @pyramid__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1,
+; IR-DAG: @calleeBarrier__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5,
+; IR-DAG: @countBarrier__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5,
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 @buf = internal addrspace(3) global [128 x i32] undef, align 4

@@ -32,7 +32,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; The regex must match the whole name: 'vec' selects nothing.
 ; WHOLE-NOT: kernel
 
-; IR: @_Z6vecAddPfS_i__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0]
+; IR: @_Z6vecAddPfS_i__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; IR-NOT: @_Z5scale{{.*}}__smc_info
 ; IR-NOT: @plain__smc_info
 ; IR-DAG: define ptx_kernel void @_Z6vecAddPfS_i__smc(

@@ -30,13 +30,13 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: kernel 'usesMallocAssert': built usesMallocAssert__smc
 ; REMARK-DAG: kernel 'usesMallocAssert': built usesMallocAssert__slice
 
-; IR-DAG: @workQueue__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0]
-; IR-DAG: @gridStride__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @atomicSum__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0]
-; IR-DAG: @sharedSpin__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
-; IR-DAG: @usesPrintf__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
-; IR-DAG: @usesLibdevice__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @usesMallocAssert__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
+; IR-DAG: @workQueue__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @gridStride__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @atomicSum__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @sharedSpin__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @usesPrintf__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @usesLibdevice__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @usesMallocAssert__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; IR-DAG: define ptx_kernel void @workQueue__smc(
 ; IR-DAG: define ptx_kernel void @workQueue__slice(
 ; IR-DAG: define ptx_kernel void @gridStride__smc(

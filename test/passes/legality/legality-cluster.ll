@@ -19,9 +19,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'clusterDim': no __smc variant: thread block clusters (kernel attribute nvvm.cluster_dim)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'clusterAsm': no __smc variant: thread block clusters (inline assembly reads a cluster register)
 
-; IR-DAG: @ctarank__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0]
-; IR-DAG: @clusterDim__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0]
-; IR-DAG: @clusterAsm__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0]
+; IR-DAG: @ctarank__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0, i32 1, i32 0]
+; IR-DAG: @clusterDim__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0, i32 1, i32 0]
+; IR-DAG: @clusterAsm__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 4, i32 4, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}__smc(
 ; IR-NOT: define {{.*}}__slice(
 

@@ -17,8 +17,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'parent': no __slice variant: dynamic parallelism (device-side launch) (call of cudaGetParameterBufferV2)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'launchOnly': no __smc variant: dynamic parallelism (device-side launch) (call of cudaLaunchDeviceV2)
 
-; IR-DAG: @parent__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 3, i32 3, i32 0]
-; IR-DAG: @launchOnly__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 3, i32 3, i32 0]
+; IR-DAG: @parent__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 3, i32 3, i32 0, i32 1, i32 0]
+; IR-DAG: @launchOnly__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 3, i32 3, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}__smc(
 ; IR-NOT: define {{.*}}__slice(
 

@@ -23,10 +23,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'envregAsm': no __smc variant: grid-wide synchronization (inline assembly reads %envreg)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'syncInCallee': no __smc variant: grid-wide synchronization (call of cudaCGSynchronizeGrid)
 
-; IR-DAG: @syncGrids__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0]
-; IR-DAG: @envreg__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0]
-; IR-DAG: @envregAsm__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0]
-; IR-DAG: @syncInCallee__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0]
+; IR-DAG: @syncGrids__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @envreg__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @envregAsm__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @syncInCallee__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 2, i32 2, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}__smc(
 ; IR-NOT: define {{.*}}__slice(
 ; IR-NOT: __smc_dev_

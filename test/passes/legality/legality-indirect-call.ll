@@ -26,11 +26,11 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-NOT: kernel 'callsPureTable'
 ; REMARK-NOT: kernel 'callsSelect'
 
-; IR-DAG: @callsArgument__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0]
-; IR-DAG: @callsPureTable__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @callsReaderTable__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0]
-; IR-DAG: @callsSelect__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @callsMutableTable__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0]
+; IR-DAG: @callsArgument__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0, i32 1, i32 0]
+; IR-DAG: @callsPureTable__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @callsReaderTable__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0, i32 1, i32 0]
+; IR-DAG: @callsSelect__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @callsMutableTable__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 2, i32 8, i32 8, i32 0, i32 1, i32 0]
 ; IR-DAG: define ptx_kernel void @callsPureTable__smc(
 ; IR-DAG: define ptx_kernel void @callsSelect__slice(
 

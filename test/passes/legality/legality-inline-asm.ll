@@ -23,10 +23,10 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'asmLaneid': built asmLaneid__smc
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'asmLaneid': built asmLaneid__slice
 
-; IR-DAG: @asmCtaid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0]
-; IR-DAG: @asmNctaid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0]
-; IR-DAG: @asmSmid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0]
-; IR-DAG: @asmLaneid__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
+; IR-DAG: @asmCtaid__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0, i32 1, i32 0]
+; IR-DAG: @asmNctaid__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0, i32 1, i32 0]
+; IR-DAG: @asmSmid__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 5, i32 5, i32 0, i32 1, i32 0]
+; IR-DAG: @asmLaneid__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}@asm{{Ctaid|Nctaid|Smid}}__{{smc|slice}}(
 ; IR: define ptx_kernel void @asmLaneid__smc(
 ; IR-NOT: define {{.*}}@asm{{Ctaid|Nctaid|Smid}}__{{smc|slice}}(

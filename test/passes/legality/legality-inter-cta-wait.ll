@@ -34,17 +34,18 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'countBarrier': no __slice variant: grid-wide barrier built by hand (waits for later CTAs) (the loop waits for a count that depends on gridDim)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'generationBarrier': no __smc variant: grid-wide barrier built by hand (waits for later CTAs)
 
-; Info record: abi, flags (1 __smc, 2 __slice, 8 ordered), params, refusals.
-; IR-DAG: @waitFlag__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @casLock__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @acquireSleep__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @waitInCallee__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @lookBack__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @lookBackWrappers__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @countBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 2, i32 6, i32 6, i32 0]
-; IR-DAG: @generationBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 3, i32 6, i32 6, i32 0]
-; IR-DAG: @workQueue__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0]
-; IR-DAG: @untestedAtomic__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
+; Info record: abi, flags (1 __smc, 2 __slice, 8 ordered), params, refusals,
+; locality, remap refusal (1: not requested) and remap key (0: none).
+; IR-DAG: @waitFlag__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @casLock__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @acquireSleep__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @waitInCallee__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @lookBack__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @lookBackWrappers__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 11, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @countBarrier__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 2, i32 6, i32 6, i32 0, i32 1, i32 0]
+; IR-DAG: @generationBarrier__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 3, i32 6, i32 6, i32 0, i32 1, i32 0]
+; IR-DAG: @workQueue__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 3, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @untestedAtomic__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; IR-DAG: define ptx_kernel void @lookBack__smc(
 ; IR-DAG: define ptx_kernel void @lookBack__slice(
 ; IR-NOT: define {{.*}}Barrier__{{smc|slice}}(

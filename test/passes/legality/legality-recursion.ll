@@ -22,9 +22,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'mutualReads': no __smc variant: recursive call graph
 ; REMARK-NOT: kernel 'mutual':
 
-; IR-DAG: @direct__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 9, i32 9, i32 0]
-; IR-DAG: @mutual__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
-; IR-DAG: @mutualReads__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 9, i32 9, i32 0]
+; IR-DAG: @direct__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 9, i32 9, i32 0, i32 1, i32 0]
+; IR-DAG: @mutual__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @mutualReads__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 9, i32 9, i32 0, i32 1, i32 0]
 ; IR-DAG: define ptx_kernel void @mutual__smc(
 ; IR-DAG: define ptx_kernel void @mutual__slice(
 ; IR-NOT: define {{.*}}direct__{{smc|slice}}(

@@ -18,8 +18,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'callsExtern': no __slice variant: calls a function whose body is not in this module (call of _Z7otherTUi, defined in another module)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'callsExternDeep': no __smc variant: calls a function whose body is not in this module (call of _Z7otherTUi, defined in another module)
 
-; IR-DAG: @callsExtern__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 7, i32 7, i32 0]
-; IR-DAG: @callsExternDeep__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 7, i32 7, i32 0]
+; IR-DAG: @callsExtern__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 7, i32 7, i32 0, i32 1, i32 0]
+; IR-DAG: @callsExternDeep__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 7, i32 7, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}__smc(
 ; IR-NOT: define {{.*}}__slice(
 

@@ -1,7 +1,8 @@
 ; The locality class goes into the sixth field of the kernel's info record
 ; (SmcLocality: none 0, x 1, y 2, z 3, tile 4, irregular 5, unknown 6), with
 ; the smc pipeline (before the variants are built) and with smc-locality
-; alone, which makes the record with both variants "not requested" (1).
+; alone, which makes the record with every variant "not requested" (1; the
+; remap key, the record's last field, stays 0: none).
 ;
 ; RUN: %opt %load_smc -passes=smc -smc-transforms=smc -pass-remarks-analysis=smc -S %s -o %t.ll 2>&1 | FileCheck %s --check-prefix=REMARK
 ; RUN: FileCheck %s -DABI=%smc_abi_version < %t.ll
@@ -18,17 +19,17 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: kernel 'gather': CTA locality irregular
 ; REMARK-DAG: kernel 'doubling': CTA locality unknown
 
-; CHECK-DAG: @copy__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 0]
-; CHECK-DAG: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 1]
-; CHECK-DAG: @column__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 2]
-; CHECK-DAG: @plane__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 3]
-; CHECK-DAG: @outer__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 4]
-; CHECK-DAG: @gather__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 5]
-; CHECK-DAG: @doubling__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 6]
+; CHECK-DAG: @copy__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
+; CHECK-DAG: @stencil__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 1, i32 1, i32 0]
+; CHECK-DAG: @column__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 2, i32 1, i32 0]
+; CHECK-DAG: @plane__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 3, i32 1, i32 0]
+; CHECK-DAG: @outer__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 4, i32 1, i32 0]
+; CHECK-DAG: @gather__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 5, i32 1, i32 0]
+; CHECK-DAG: @doubling__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 6, i32 1, i32 0]
 
-; ALONE-DAG: @copy__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 2, i32 1, i32 1, i32 0]
-; ALONE-DAG: @outer__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 3, i32 1, i32 1, i32 4]
-; ALONE-DAG: @doubling__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 3, i32 1, i32 1, i32 6]
+; ALONE-DAG: @copy__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 2, i32 1, i32 1, i32 0, i32 1, i32 0]
+; ALONE-DAG: @outer__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 3, i32 1, i32 1, i32 4, i32 1, i32 0]
+; ALONE-DAG: @doubling__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 3, i32 1, i32 1, i32 6, i32 1, i32 0]
 ; ALONE-NOT: define {{.*}}__smc(
 
 ; out[i] = in[i], i = blockIdx.x * blockDim.x + threadIdx.x

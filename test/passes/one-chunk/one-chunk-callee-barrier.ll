@@ -12,8 +12,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; LEGAL: kernel divergentExit: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 ; LEGAL-NEXT: kernel noExit: legal, loop
 
-; IR-DAG: @divergentExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0]
-; IR-DAG: @noExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @divergentExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
+; IR-DAG: @noExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
 
 @buf = internal addrspace(3) global [128 x i32] undef, align 4
 

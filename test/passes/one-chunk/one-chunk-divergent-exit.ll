@@ -22,12 +22,12 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK: remark: <unknown>:0:0: kernel 'stencil': built stencil__smc (one chunk per worker: threads may exit before a barrier other threads of the CTA still reach; 1 blockIdx/gridDim reads replaced)
 ; REMARK: remark: <unknown>:0:0: kernel 'stencil': built stencil__slice (index rectification; 1 blockIdx/gridDim reads replaced)
 
-; IR: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 7, i32 3, i32 0, i32 0, i32 0]
+; IR: @stencil__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 7, i32 3, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; IR: define ptx_kernel void @stencil__smc(
 ; IR: define ptx_kernel void @stencil__slice(
 
-; SMCONLY: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 3, i32 0, i32 1, i32 6]
-; SLICEONLY: @stencil__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 2, i32 3, i32 1, i32 0, i32 6]
+; SMCONLY: @stencil__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 3, i32 0, i32 1, i32 6, i32 1, i32 0]
+; SLICEONLY: @stencil__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 2, i32 3, i32 1, i32 0, i32 6, i32 1, i32 0]
 
 @tile = internal addrspace(3) global [256 x float] undef, align 4
 

@@ -11,8 +11,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; LEGAL: kernel asmBarSync: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 ; LEGAL-NEXT: kernel asmNamedBarrier: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 
-; IR-DAG: @asmBarSync__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0]
-; IR-DAG: @asmNamedBarrier__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @asmBarSync__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
+; IR-DAG: @asmNamedBarrier__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
 
 ; if (threadIdx.x >= n) return; asm volatile("bar.sync 0;"); out[tid] = tid;
 define ptx_kernel void @asmBarSync(ptr %out, i32 %n) {

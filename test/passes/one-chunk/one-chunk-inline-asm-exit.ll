@@ -11,7 +11,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; LEGAL: kernel asmExit: legal, one-chunk
 
-; IR: @asmExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0]
+; IR: @asmExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
 
 ; if (threadIdx.x >= n) asm volatile("exit;"); out[blockIdx.x] = threadIdx.x;
 define ptx_kernel void @asmExit(ptr %out, i32 %n) {

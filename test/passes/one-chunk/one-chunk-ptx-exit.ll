@@ -15,8 +15,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: kernel 'exits': built exits__smc (one chunk per worker: executes PTX exit; 1 blockIdx/gridDim reads replaced)
 ; REMARK-DAG: kernel 'exitsInCallee': built exitsInCallee__smc (one chunk per worker: executes PTX exit;
 
-; IR-DAG: @exits__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 7, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @exitsInCallee__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 7, i32 1, i32 0, i32 0, i32 0]
+; IR-DAG: @exits__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 7, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @exitsInCallee__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 7, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
 
 ; if (threadIdx.x >= n) asm("exit;"); out[blockIdx.x] = 1;
 define ptx_kernel void @exits(ptr %out, i32 %n) {

@@ -25,8 +25,8 @@ target triple = "nvptx64-nvidia-cuda"
 ; LEGAL: kernel argGuard: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 ; LEGAL-NEXT: kernel blockGuard: legal, one-chunk (threads may exit before a barrier other threads of the CTA still reach)
 
-; IR-DAG: @argGuard__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 3, i32 0, i32 1, i32 0]
-; IR-DAG: @blockGuard__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0]
+; IR-DAG: @argGuard__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 3, i32 0, i32 1, i32 0, i32 1, i32 0]
+; IR-DAG: @blockGuard__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 5, i32 2, i32 0, i32 1, i32 0, i32 1, i32 0]
 
 define ptx_kernel void @argGuard(ptr %out, i32 %n, i32 %k) {
 entry:

@@ -26,9 +26,9 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: kernel 'argExit': built argExit__smc (persistent workers; 0 blockIdx/gridDim reads replaced)
 ; REMARK-DAG: kernel 'byvalExit': built byvalExit__smc (persistent workers; 0 blockIdx/gridDim reads replaced)
 
-; IR-DAG: @blockExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @argExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
-; IR-DAG: @byvalExit__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0]
+; IR-DAG: @blockExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @argExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
+; IR-DAG: @byvalExit__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 2, i32 0, i32 0, i32 0, i32 1, i32 0]
 
 @tile = internal addrspace(3) global [256 x i32] undef, align 4
 

@@ -22,7 +22,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; LEGAL: kernel tiledChecked: legal, loop
 
-; IR: @tiledChecked__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 1]
+; IR: @tiledChecked__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 1, i32 1, i32 0]
 
 @As = internal addrspace(3) global [256 x float] undef, align 4
 

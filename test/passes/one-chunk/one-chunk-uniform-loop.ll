@@ -20,7 +20,7 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; REMARK: kernel 'tiled': built tiled__smc (persistent workers; 1 blockIdx/gridDim reads replaced)
 
-; IR: @tiled__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 1]
+; IR: @tiled__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 3, i32 0, i32 1, i32 1, i32 1, i32 0]
 
 @As = internal addrspace(3) global [256 x float] undef, align 4
 

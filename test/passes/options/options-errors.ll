@@ -8,7 +8,7 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; TRANSFORMS: error: SMC: unknown -smc-transforms value 'bogus' (known: smc, slice)
+; TRANSFORMS: error: SMC: unknown -smc-transforms value 'bogus' (known: smc, slice, remap)
 ; REGEX: error: SMC: malformed -smc-kernels regex 'vec(': parentheses not balanced
 
 define ptx_kernel void @k(ptr %x) {

@@ -10,7 +10,7 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; CHECK-NOT: __smc_dev_shared{{[0-9]+}}
-; CHECK:     @K__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0]
+; CHECK:     @K__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 0, i32 1, i32 0]
 ; CHECK-NOT: @K__{{.*}}__smc_info
 ; CHECK:     define ptx_kernel void @K(ptr %out)
 ; CHECK-NOT: define {{.*}}@K__{{smc|slice}}{{[0-9_]}}

@@ -15,8 +15,9 @@ target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64
 target triple = "nvptx64-nvidia-cuda"
 
 ; flags HAS_SLICE only, 2 params, smc not requested (1), slice built (0),
-; locality unknown (6: not analysed by smc-slice alone).
-; CHECK: @K__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 2, i32 2, i32 1, i32 0, i32 6], align 4
+; locality unknown (6: not analysed by smc-slice alone), remap not requested
+; (1), no remap key (0).
+; CHECK: @K__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 2, i32 2, i32 1, i32 0, i32 6, i32 1, i32 0], align 4
 ; CHECK-NOT: __slice_info
 
 ; CHECK: define ptx_kernel void @K(ptr %out, i32 %n) [[ATTRS:#[0-9]+]] {

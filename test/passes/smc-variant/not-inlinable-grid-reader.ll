@@ -15,7 +15,7 @@ target triple = "nvptx64-nvidia-cuda"
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'K': no __smc variant: a function reading blockIdx/gridDim could not be inlined (call of sumArgs)
 ; REMARK-DAG: remark: <unknown>:0:0: kernel 'K': no __slice variant: a function reading blockIdx/gridDim could not be inlined (call of sumArgs)
 
-; IR: @K__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 0, i32 1, i32 10, i32 10, i32 0]
+; IR: @K__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 0, i32 1, i32 10, i32 10, i32 0, i32 1, i32 0]
 ; IR-NOT: define {{.*}}@K__{{smc|slice}}(
 
 define ptx_kernel void @K(ptr %out) {

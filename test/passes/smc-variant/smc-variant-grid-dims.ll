@@ -14,8 +14,8 @@
 target datalayout = "e-p6:32:32-i64:64-i128:128-i256:256-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-cuda"
 
-; CHECK-DAG: @k1d__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 6]
-; CHECK-DAG: @k3d__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 6]
+; CHECK-DAG: @k1d__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 6, i32 1, i32 0]
+; CHECK-DAG: @k3d__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 3, i32 1, i32 0, i32 0, i32 6, i32 1, i32 0]
 
 ; CHECK-LABEL: define ptx_kernel void @k1d__smc(ptr %out, ptr noundef readonly byval(%SmcDescriptor) align 8 %smc.desc)
 ; CHECK-DAG:   %smc.gridDim.x.addr = getelementptr inbounds nuw %SmcDescriptor, ptr %smc.desc, i32 0, i32 0

@@ -18,8 +18,9 @@ target triple = "nvptx64-nvidia-cuda"
 
 ; The info record: abi_version, flags HAS_SMC, 2 params, smc built (0),
 ; slice not requested (1), locality unknown (6: smc-variant alone does not
-; run the locality analysis); kept by llvm.compiler.used.
-; CHECK: @K__smc_info = addrspace(1) constant [6 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 6], align 4
+; run the locality analysis), remap not requested (1) so no remap key (0);
+; kept by llvm.compiler.used.
+; CHECK: @K__smc_info = addrspace(1) constant [8 x i32] [i32 [[ABI]], i32 1, i32 2, i32 0, i32 1, i32 6, i32 1, i32 0], align 4
 ; CHECK: @llvm.compiler.used = appending global {{.*}}@K__smc_info
 
 ; K itself is unchanged: it still reads the hardware registers and returns.
