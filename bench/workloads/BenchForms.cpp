@@ -13,7 +13,8 @@
 //                       smc-cluster32 with tiles of 4 (2x2) and 32 (8x4),
 //                       smc-cluster-x and smc-cluster-y with runs along x
 //                       and along y (cluster(x), cluster(y))
-// and irregular workloads in a fifth,
+// and irregular workloads of one kernel that gathers through index arrays
+// in a fifth,
 //   <name>/smc-affinity SM-centric variants placed by affinity
 //                       (smc::placeByAffinity on the CTAs' reads that
 //                       Workload::chunkReads lists; SM-Centric, ICS'15,

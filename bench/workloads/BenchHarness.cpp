@@ -345,6 +345,15 @@ void timeVariant(benchmark::State &state, Entry &e, const VariantSpec &v) {
   }
 }
 
+// The workloads the affinity forms apply to: one kernel gathering through
+// index arrays (Workload::chunkReads lists its reads).  G-Streamline's
+// divergence workloads are irregular without index arrays, and mcubes has
+// two kernels.
+bool affinityCandidate(const WorkloadInfo &info) {
+  return info.regularity == Regularity::Irregular &&
+         (info.features & FeatureIndexArrays) && info.kernelNames.size() == 1;
+}
+
 } // namespace
 
 void registerWorkloadBenchmarks(const char *programName,
@@ -363,7 +372,7 @@ void registerWorkloadBenchmarks(const char *programName,
     if (localityForms)
       for (const VariantSpec &v : clusterVariants())
         if (w.info->gridDims >= v.minGridDims &&
-            (!v.affinity() || w.info->regularity == Regularity::Irregular))
+            (!v.affinity() || affinityCandidate(*w.info)))
           ep->forms.push_back(&v);
     for (const VariantSpec *vp : ep->forms) {
       const VariantSpec &v = *vp;

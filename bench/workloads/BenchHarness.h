@@ -31,7 +31,8 @@ struct BenchWorkload {
 // smc-cluster32 (tiles of 4 and 32 chunks), smc-cluster-x and
 // smc-cluster-y (runs along x and along y) for those with 2-D or 3-D
 // grids and <name>/smc-affinity (smc::placeByAffinity on
-// Workload::chunkReads) for the irregular ones, and <name>/smc-locality
+// Workload::chunkReads) for the irregular ones of one kernel with index
+// arrays, and <name>/smc-locality
 // (policy locality: placements tried, the fastest kept) for every workload;
 // set up at `size` when first
 // timed and timed after `warmUpRuns` runs; no CUDA calls.  `program` prefixes

@@ -3,8 +3,8 @@
 // The one list tests, benchmarks and experiments iterate.  An explicit list
 // (rather than self-registering static objects) so that linking the static
 // library never drops a workload.  Order: SM-Centric Table 1, Kernelet
-// section 5.1, CTA-Clustering Table 2, then SMC's own workloads (micro.h, timed
-// by smc_bench).
+// section 5.1, CTA-Clustering Table 2, G-Streamline's (thread-data
+// remapping), then SMC's own workloads (micro.h, timed by smc_bench).
 //===----------------------------------------------------------------------===//
 #include "Workload.h"
 
@@ -15,9 +15,13 @@
 #include "bs.h"
 #include "cfd.h"
 #include "dct8x8.h"
+#include "ellspmv.h"
+#include "filter.h"
 #include "hotspot.h"
 #include "irreg.h"
 #include "kmeans.h"
+#include "lbm.h"
+#include "mcubes.h"
 #include "md.h"
 #include "micro.h"
 #include "mm.h"
@@ -26,8 +30,10 @@
 #include "nbf.h"
 #include "nbody.h"
 #include "nn.h"
+#include "particles.h"
 #include "pc.h"
 #include "pf.h"
+#include "recgather.h"
 #include "reduce.h"
 #include "sad.h"
 #include "spmv.h"
@@ -71,6 +77,15 @@ const std::vector<const WorkloadInfo *> &allWorkloads() {
       &bicg::info(),
       &nbody::info(),
       &conv3d::info(),
+      // G-Streamline (thread-data remapping; Zheng Zhang's dissertation,
+      // chapters 2-3): divergence on loaded data, then gathers through an
+      // index.
+      &lbm::info(),
+      &mcubes::info(),
+      &particles::info(),
+      &filter::info(),
+      &recgather::info(),
+      &ellspmv::info(),
       // SMC's own (papers 0): the kernels smc_bench times.
       &vecadd::info(),
       &matmul::info(),

@@ -77,6 +77,7 @@ std::string paperList(unsigned papers) {
   add(PaperSmCentric, "sm-centric");
   add(PaperKernelet, "kernelet");
   add(PaperCtaClustering, "cta-clustering");
+  add(PaperGStreamline, "g-streamline");
   return out;
 }
 

@@ -2,9 +2,9 @@
 //
 // The workload suite: CUDA implementations of the benchmark kernels of the
 // papers SMC is built from (SM-Centric Table 1, Kernelet section 5.1,
-// CTA-Clustering Table 2), each with deterministic inputs, a CPU reference and
-// a check.  Tests, benchmarks and the co-run and locality experiments all
-// iterate allWorkloads():
+// CTA-Clustering Table 2, G-Streamline's dynamic irregularities), each with
+// deterministic inputs, a CPU reference and a check.  Tests, benchmarks and the
+// co-run and locality experiments all iterate allWorkloads():
 //
 //   for (const WorkloadInfo *info : allWorkloads()) {
 //     std::unique_ptr<Workload> w = info->create();
@@ -44,7 +44,9 @@ const char *sizeName(Size size);
 bool parseSize(const std::string &text, Size &out);
 
 // SM-Centric Table 1's "Irregular" column: does the kernel access memory
-// through index arrays built from the input?
+// through index arrays built from the input?  G-Streamline's workloads are
+// all irregular: their control flow (branches, trip counts) or their
+// addresses depend on data only the input reveals.
 enum class Regularity { Regular, Irregular };
 const char *regularityName(Regularity regularity);
 
@@ -70,6 +72,11 @@ enum PaperBits : unsigned {
   PaperKernelet = 1u << 1,
   // Locality-Aware CTA Clustering for Modern GPUs (ASPLOS 2017), Table 2.
   PaperCtaClustering = 1u << 2,
+  // G-Streamline's thread-data remapping: Zheng Zhang, "Locality Enhancement
+  // and Dynamic Optimizations on Multi-Core and GPU" (dissertation),
+  // chapters 2-3: kernels with dynamic irregularities (divergence on loaded
+  // data, gathers through index arrays) that only the input reveals.
+  PaperGStreamline = 1u << 3,
 };
 // "sm-centric,kernelet" style list of the papers in `papers`.
 std::string paperList(unsigned papers);
@@ -237,7 +244,8 @@ struct WorkloadInfo {
 };
 
 // Every workload, in a fixed order (SM-Centric Table 1, then Kernelet, then
-// CTA-Clustering, then SMC's own workloads, whose `papers` is 0).
+// CTA-Clustering, then G-Streamline's, then SMC's own workloads, whose
+// `papers` is 0).
 const std::vector<const WorkloadInfo *> &allWorkloads();
 // info.create(), then setup() at a named size.
 std::unique_ptr<Workload> setUpWorkload(const WorkloadInfo &info, Size size,

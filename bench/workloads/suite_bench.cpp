@@ -6,8 +6,9 @@
 // grids also as <workload>/smc-cluster (tile clusters of the per-SM target,
 // smc(order=cluster(tile)); CTA-Clustering, ASPLOS'17) and smc-cluster4,
 // smc-cluster32 (tiles of 4 and 32 chunks), smc-cluster-x and
-// smc-cluster-y (runs along x and along y), the irregular ones
-// as <workload>/smc-affinity (and its table and control forms), and every
+// smc-cluster-y (runs along x and along y), the irregular ones of one
+// kernel with index arrays as <workload>/smc-affinity (and its table and
+// control forms), and every
 // workload as <workload>/smc-locality (policy locality: each kernel's
 // placement chosen by timed trials).  Without a GPU it exits
 // with an error; --benchmark_list_tests works anywhere.
