@@ -327,11 +327,15 @@ void CoRun::propose(Launch &L, Ticket &T) {
                                           : KernelPriority::Normal;
   if (!Config.Told && !S.Profiles.Set->find(Config.Name))
     tellKernel(*P->Kernel,
-               S.Profiles.Loaded
-                   ? "auto: no profile of '" + Config.Name +
-                         "' in the loaded profiles; it runs the original"
-                   : std::string("auto: no profiles loaded (SMC_PROFILE, "
-                                 "smc::loadProfiles); it runs the original"));
+               (S.Profiles.Loaded
+                    ? "auto: no profile of '" + Config.Name +
+                          "' in the loaded profiles; it runs the original"
+                    : std::string("auto: no profiles loaded (SMC_PROFILE, "
+                                  "smc::loadProfiles); it runs the original")) +
+                   (P->Kernel->Info.flags & SMC_INFO_HAS_REMAP
+                        ? " (or its remapped jobs, where policy remap's "
+                          "trials find them faster)"
+                        : ""));
   Config.Told = true;
   if (Mine)
     harvest(S, *Mine);
