@@ -5,8 +5,9 @@
 // threads (shared memory, barriers, warp intrinsics, inline assembly), one
 // forward from the thread-index reads to the thread-indexed loads, and per
 // such load one forward from its value to the branches and loads it
-// decides.  A candidate's "before" region is every block on a path from the
-// entry to the load that does not pass the load's block first.
+// decides.  A candidate's "before" region (blocksBefore) is every block on
+// a path from the entry to the load that does not pass the load's block
+// first.
 //
 // USAGE: opt -load-pass-plugin=SMCPasses.so -passes='print<smc-remap>' \
 //            -disable-output in.ll
@@ -234,38 +235,40 @@ static SmallPtrSet<const Value *, 32> dependents(ArrayRef<const Value *> Seeds,
   return Set;
 }
 
+SmallPtrSet<BasicBlock *, 32> blocksBefore(BasicBlock &KeyBlock) {
+  Function &F = *KeyBlock.getParent();
+  // Reached from the entry without passing KeyBlock ...
+  SmallPtrSet<BasicBlock *, 32> Forward{&KeyBlock, &F.getEntryBlock()};
+  SmallVector<BasicBlock *, 32> Work{&F.getEntryBlock()};
+  while (!Work.empty())
+    for (BasicBlock *S : successors(Work.pop_back_val()))
+      if (Forward.insert(S).second)
+        Work.push_back(S);
+  // ... and reaching KeyBlock without passing it.
+  SmallPtrSet<BasicBlock *, 32> Before{&KeyBlock};
+  Work.assign(pred_begin(&KeyBlock), pred_end(&KeyBlock));
+  while (!Work.empty()) {
+    BasicBlock *BB = Work.pop_back_val();
+    if (Forward.count(BB) && Before.insert(BB).second)
+      Work.append(pred_begin(BB), pred_end(BB));
+  }
+  return Before;
+}
+
 // The first write on a path from the entry to Load that does not pass
 // Load's block first, or null.
-static const Instruction *writeBefore(const LoadInst &Load) {
-  const BasicBlock *LB = Load.getParent();
-  for (const Instruction &I : *LB) {
+static const Instruction *writeBefore(LoadInst &Load) {
+  BasicBlock *KeyBlock = Load.getParent();
+  for (const Instruction &I : *KeyBlock) {
     if (&I == &Load)
       break;
     if (writes(I))
       return &I;
   }
-  const Function &F = *LB->getParent();
-  if (LB == &F.getEntryBlock())
-    return nullptr;
-  // Reached from the entry without passing LB ...
-  SmallPtrSet<const BasicBlock *, 32> Forward{LB};
-  SmallVector<const BasicBlock *, 32> Work{&F.getEntryBlock()};
-  Forward.insert(&F.getEntryBlock());
-  while (!Work.empty())
-    for (const BasicBlock *S : successors(Work.pop_back_val()))
-      if (Forward.insert(S).second)
-        Work.push_back(S);
-  // ... and reaching LB without passing it.
-  SmallPtrSet<const BasicBlock *, 32> Backward{LB};
-  for (const BasicBlock *P : predecessors(LB))
-    if (Backward.insert(P).second)
-      Work.push_back(P);
-  while (!Work.empty())
-    for (const BasicBlock *P : predecessors(Work.pop_back_val()))
-      if (Backward.insert(P).second)
-        Work.push_back(P);
-  for (const BasicBlock &BB : F)
-    if (&BB != LB && Forward.count(&BB) && Backward.count(&BB))
+  // In function order, so that the remark names the same write every time.
+  SmallPtrSet<BasicBlock *, 32> Before = blocksBefore(*KeyBlock);
+  for (BasicBlock &BB : *KeyBlock->getParent())
+    if (&BB != KeyBlock && Before.count(&BB))
       for (const Instruction &I : BB)
         if (writes(I))
           return &I;

@@ -34,11 +34,13 @@
 #include "PassMixins.h"
 #include "smc/abi.h"
 
+#include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/IR/PassManager.h"
 #include <string>
 
 namespace llvm {
+class BasicBlock;
 class Function;
 class Instruction;
 class LoadInst;
@@ -69,6 +71,12 @@ struct KernelRemap {
   /// One line: the key, or the refusal, then the other candidates.
   std::string describe() const;
 };
+
+/// The blocks on a path from the entry to \p KeyBlock that does not pass
+/// \p KeyBlock first, and \p KeyBlock: what runs before a key load there
+/// (no write may), and what the inspector keeps of the kernel.
+llvm::SmallPtrSet<llvm::BasicBlock *, 32>
+blocksBefore(llvm::BasicBlock &KeyBlock);
 
 /// Analyses \p F as it stands (calls are taken as they are: a call that may
 /// write is a write, one into a function that touches shared memory or

@@ -103,21 +103,7 @@ void buildInspector(Function &Inspector, LoadInst &Key) {
   LLVMContext &Ctx = Inspector.getContext();
   Argument *Desc = Inspector.getArg(Inspector.arg_size() - 1);
   BasicBlock *KeyBlock = Key.getParent();
-  // The blocks before the key (as in RemapAnalysis.cpp's writeBefore).
-  SmallPtrSet<BasicBlock *, 32> Forward{KeyBlock, &Inspector.getEntryBlock()};
-  SmallVector<BasicBlock *, 32> Work{&Inspector.getEntryBlock()};
-  while (!Work.empty())
-    for (BasicBlock *S : successors(Work.pop_back_val()))
-      if (Forward.insert(S).second)
-        Work.push_back(S);
-  SmallPtrSet<BasicBlock *, 32> Before{KeyBlock};
-  Work.assign(pred_begin(KeyBlock), pred_end(KeyBlock));
-  while (!Work.empty()) {
-    BasicBlock *BB = Work.pop_back_val();
-    if (!Forward.count(BB) || !Before.insert(BB).second)
-      continue;
-    Work.append(pred_begin(BB), pred_end(BB));
-  }
+  SmallPtrSet<BasicBlock *, 32> Before = blocksBefore(*KeyBlock);
 
   BasicBlock *Return = BasicBlock::Create(Ctx, "remap.nokey", &Inspector);
   ReturnInst::Create(Ctx, Return);
@@ -130,7 +116,7 @@ void buildInspector(Function &Inspector, LoadInst &Key) {
         Term->setSuccessor(I, Return);
   }
   // The key's store, right after the load.
-  BasicBlock *Rest = KeyBlock->splitBasicBlock(Key.getNextNode(), "remap.rest");
+  KeyBlock->splitBasicBlock(Key.getNextNode(), "remap.rest");
   KeyBlock->getTerminator()->eraseFromParent();
   IRBuilder<> B(KeyBlock);
   B.SetCurrentDebugLocation(Key.getDebugLoc());
@@ -146,7 +132,6 @@ void buildInspector(Function &Inspector, LoadInst &Key) {
                 B.CreateInBoundsGEP(B.getInt32Ty(), Keys,
                                     B.CreateZExt(Thread, B.getInt64Ty())));
   B.CreateRetVoid();
-  (void)Rest;
   removeUnreachableBlocks(Inspector);
 }
 

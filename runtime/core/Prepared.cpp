@@ -106,10 +106,6 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     std::string Problem = remapProblem(K, S, Api);
     if (!Problem.empty())
       return FallBack(Problem);
-    SmcDescriptor &D = P->Desc;
-    D.grid_x = S.Grid.x;
-    D.grid_y = S.Grid.y;
-    D.grid_z = S.Grid.z;
     CUresult Unused;
     if (!paramSizes(K.Remap, K.Info.num_params, Api, P->ParamSizes, Unused))
       return FallBack("cannot read the sizes of its parameters");

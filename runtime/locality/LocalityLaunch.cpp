@@ -9,9 +9,9 @@
 #include "core/Kernels.h"
 #include "core/Prepared.h"
 #include "locality/LocalityChoice.h"
+#include "measure/TimedTrials.h"
 #include "policy/Policies.h"
 
-#include <deque>
 #include <memory>
 
 namespace smc {
@@ -23,13 +23,7 @@ struct LocalityTuning {
   std::vector<std::string> TrialNotes; // "trial of <name>" (SMC_STATS)
   // Each candidate's prepared launch (null until first needed).
   std::vector<Prepared *> Placements;
-  Trials Trials;
-  // Timed trials whose time has not come in yet, oldest first.
-  struct InFlight {
-    unsigned Candidate;
-    Stopwatch Watch;
-  };
-  std::deque<InFlight> Timed;
+  TimedTrials Trials;
 
   explicit LocalityTuning(std::vector<LocalityCandidate> C)
       : Candidates(std::move(C)), Placements(Candidates.size(), nullptr),
@@ -64,22 +58,6 @@ Prepared *placement(LocalityTuning &T, unsigned C, const Launch &L) {
   if (!P || P->Variant != Want || !P->Reason.empty())
     return nullptr;
   return T.Placements[C] = P;
-}
-
-// Hands the completed trials' times to the trials, oldest first.
-void collectTimes(LocalityTuning &T) {
-  while (!T.Timed.empty()) {
-    LocalityTuning::InFlight &F = T.Timed.front();
-    double Seconds = 0;
-    Stopwatch::Reading R = F.Watch.read(Seconds);
-    if (R == Stopwatch::Reading::Pending)
-      return;
-    if (R == Stopwatch::Reading::Done)
-      T.Trials.measured(F.Candidate, Seconds);
-    else
-      T.Trials.lost(F.Candidate); // tried again
-    T.Timed.pop_front();
-  }
 }
 
 // The trials of configuration P (of policy locality), made on first use.
@@ -140,7 +118,7 @@ void Locality::propose(Launch &L, Ticket &T) {
     L.Decision.LocalityNote = &S.Choice;
     return;
   }
-  collectTimes(Tuning);
+  Tuning.Trials.collect();
   for (;;) {
     if (Tuning.Trials.decided()) {
       Prepared *Chosen = placement(Tuning, Tuning.Trials.chosen(), L);
@@ -184,7 +162,7 @@ void Locality::after(Launch &L, Ticket &T, cudaError_t Err) {
   bool Stopped = Err == cudaSuccess && T.Watch.stop(L.Stream);
   Guard Lock(levelMutex<LockLevel::Locality>());
   if (Stopped)
-    T.Tuning->Timed.push_back({T.Candidate, std::move(T.Watch)});
+    T.Tuning->Trials.inFlight(T.Candidate, std::move(T.Watch));
   else
     T.Tuning->Trials.lost(T.Candidate);
 }

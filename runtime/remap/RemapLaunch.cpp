@@ -13,12 +13,11 @@
 #include "base/Locks.h"
 #include "core/Kernels.h"
 #include "core/Prepared.h"
-#include "measure/Trials.h"
+#include "measure/TimedTrials.h"
 #include "policy/Policies.h"
 #include "remap/RemapSort.h"
 #include "remap/RemapTables.h"
 
-#include <deque>
 #include <map>
 #include <memory>
 #include <utility>
@@ -28,6 +27,9 @@ namespace smc {
 
 // The remap of one configuration of policy remap.
 struct RemapState {
+  // The configuration's policy (looked up once: policies live as long as
+  // the process).
+  const Policy *Pol = nullptr;
   // Non-empty: the remap cannot run for this configuration (the original
   // runs; the user was told).
   std::string Problem;
@@ -42,14 +44,9 @@ struct RemapState {
   cudaEvent_t TableDone = nullptr;
   // Per stream, the event recorded after its last remapped launch.
   std::vector<std::pair<cudaStream_t, cudaEvent_t>> LastUses;
-  // Control adaptive: the trials, the timed launches whose times have not
-  // come in, and what SMC_STATS records.
-  std::unique_ptr<Trials> Trial;
-  struct InFlight {
-    unsigned Candidate;
-    Stopwatch Watch;
-  };
-  std::deque<InFlight> Timed;
+  // Control adaptive: the trials (with their timed launches in flight),
+  // and what SMC_STATS records.
+  std::unique_ptr<TimedTrials> Trial;
   std::string Choice;
   // Launches since the trials decided, the decision, and after how many
   // launches new data runs the trials again (RetrialBackoff).
@@ -96,22 +93,6 @@ struct RefreshCounts {
   uint64_t of(const void *Symbol) { return BySymbol[Symbol] + All; }
 };
 
-// Hands the completed trials' times to the trials, oldest first.
-void collectTimes(RemapState &S) {
-  while (!S.Timed.empty()) {
-    RemapState::InFlight &F = S.Timed.front();
-    double Seconds = 0;
-    Stopwatch::Reading R = F.Watch.read(Seconds);
-    if (R == Stopwatch::Reading::Pending)
-      return;
-    if (R == Stopwatch::Reading::Done)
-      S.Trial->measured(F.Candidate, Seconds);
-    else
-      S.Trial->lost(F.Candidate);
-    S.Timed.pop_front();
-  }
-}
-
 std::string cudaText(const char *Call, cudaError_t Err) {
   cudaGetLastError();
   return std::string(Call) + " failed: " + cudaGetErrorName(Err);
@@ -119,11 +100,11 @@ std::string cudaText(const char *Call, cudaError_t Err) {
 
 // Queues the keys of L's jobs into S.Buffers.Keys on L's stream: the
 // inspector K__remap_keys with L's arguments, or random keys.
-std::string queueKeys(const Launch &L, RemapState &S, const Policy &Pol) {
+std::string queueKeys(const Launch &L, RemapState &S) {
   const Prepared &P = *L.current();
   RemapBuffers &B = S.Buffers;
   size_t Bytes = size_t(B.Count) * sizeof(uint32_t);
-  if (Pol.remapKeys == RemapKeys::Random) {
+  if (S.Pol->remapKeys == RemapKeys::Random) {
     std::vector<uint32_t> Keys = randomKeys(B.Count, 0x5eed + S.Tables);
     cudaError_t Err = cudaMemcpyAsync(B.Keys, Keys.data(), Bytes,
                                       cudaMemcpyHostToDevice, L.Stream);
@@ -166,11 +147,10 @@ bool tableStale(const Launch &L, const RemapState &S) {
 // stream when missing or stale, waited for when computed on another.
 std::string currentTable(const Launch &L, RemapState &S) {
   const Prepared &P = *L.current();
-  const Policy &Pol = policyById(P.PolicyId);
   if (!S.Allocated) {
     std::string Error;
     uint32_t Count =
-        remapCount(L.Req.Shape.ctas() * L.Req.Shape.Block.x, Pol.remapRatio);
+        remapCount(L.Req.Shape.ctas() * L.Req.Shape.Block.x, S.Pol->remapRatio);
     if (!allocateRemapBuffers(Count, S.Buffers, Error))
       return "cannot allocate its remap table: " + Error;
     cudaError_t Err =
@@ -192,7 +172,7 @@ std::string currentTable(const Launch &L, RemapState &S) {
   if (S.TableValid && S.TableStream != L.Stream)
     cudaStreamWaitEvent(L.Stream, S.TableDone, 0);
   S.TableValid = false;
-  std::string Problem = queueKeys(L, S, Pol);
+  std::string Problem = queueKeys(L, S);
   if (!Problem.empty())
     return Problem;
   if (cudaError_t Err = sortJobsByKey(S.Buffers, L.Stream))
@@ -267,20 +247,21 @@ void Remapping::propose(Launch &L, Ticket &T) {
     L.Decision.OriginalReason = S.Problem.c_str();
     return;
   }
+  if (!S.Pol)
+    S.Pol = &policyById(P->PolicyId);
   T.State = &S;
   T.Candidate = 1;
-  if (policyById(P->PolicyId).remapControl != RemapControl::Adaptive)
+  if (S.Pol->remapControl != RemapControl::Adaptive)
     return;
-  // New data: the trials again (see RetrialAfterLaunches).
+  // New data: the trials again (see RetrialBackoff).
   if (S.Trial && S.Trial->decided() && S.SinceDecision >= S.RetrialAfter &&
       tableStale(L, S)) {
     S.Trial.reset();
-    S.Timed.clear();
     S.Choice.clear();
   }
   if (!S.Trial)
-    S.Trial = std::make_unique<Trials>(2);
-  collectTimes(S);
+    S.Trial = std::make_unique<TimedTrials>(2);
+  S.Trial->collect();
   if (S.Trial->decided()) {
     if (S.Choice.empty())
       decided(S);
@@ -332,7 +313,7 @@ void Remapping::after(Launch &L, Ticket &T, cudaError_t Err) {
   if (!T.Timed)
     return;
   if (Err == cudaSuccess && T.Watch.stop(L.Stream))
-    S.Timed.push_back({T.Candidate, std::move(T.Watch)});
+    S.Trial->inFlight(T.Candidate, std::move(T.Watch));
   else
     S.Trial->lost(T.Candidate);
 }

@@ -101,6 +101,14 @@ constexpr int kBlock = 256;
 
 int gridFor(int N) { return (N + kBlock - 1) / kBlock; }
 
+// What a job of the remap kernels writes: its output, and a count of its
+// runs (each exactly once per launch).
+std::vector<Buffer> jobBuffers(const DeviceArray<float> &Out,
+                               const DeviceArray<uint32_t> &Ran) {
+  return {{Out.get(), Out.bytes(), Buffer::Output, "out"},
+          {Ran.get(), Ran.bytes(), Buffer::Counter, "ran"}};
+}
+
 // The policies a remappable kernel runs under.
 std::vector<NamedPolicy> remapPolicies() {
   using smc::Policy;
@@ -151,11 +159,8 @@ TEST_P(RemapShapes, LoopTripCount) {
   SMC_CUDA_ASSERT(Steps.upload(skewedSteps(N, 1)));
   SMC_CUDA_ASSERT(Out.allocate(N));
   SMC_CUDA_ASSERT(Ran.allocate(N));
-  std::vector<Buffer> Buffers = {
-      {Out.get(), Out.bytes(), Buffer::Output, "out"},
-      {Ran.get(), Ran.bytes(), Buffer::Counter, "ran"}};
   expectMatchesOriginal(
-      symbolOf(remapSteps), Buffers,
+      symbolOf(remapSteps), jobBuffers(Out, Ran),
       [&] {
         remapSteps<<<gridFor(N), kBlock>>>(Steps.get(), Out.get(), Ran.get(),
                                            N);
@@ -171,11 +176,8 @@ TEST_P(RemapShapes, Branch) {
   SMC_CUDA_ASSERT(X.upload(randomFloats(N, 2)));
   SMC_CUDA_ASSERT(Out.allocate(N));
   SMC_CUDA_ASSERT(Ran.allocate(N));
-  std::vector<Buffer> Buffers = {
-      {Out.get(), Out.bytes(), Buffer::Output, "out"},
-      {Ran.get(), Ran.bytes(), Buffer::Counter, "ran"}};
   expectMatchesOriginal(
-      symbolOf(remapFilter), Buffers,
+      symbolOf(remapFilter), jobBuffers(Out, Ran),
       [&] {
         remapFilter<<<gridFor(N), kBlock>>>(X.get(), Out.get(), Ran.get(), N,
                                             0.4f);
@@ -197,11 +199,8 @@ TEST_P(RemapShapes, Switch) {
   SMC_CUDA_ASSERT(X.upload(randomFloats(N, 4)));
   SMC_CUDA_ASSERT(Out.allocate(N));
   SMC_CUDA_ASSERT(Ran.allocate(N));
-  std::vector<Buffer> Buffers = {
-      {Out.get(), Out.bytes(), Buffer::Output, "out"},
-      {Ran.get(), Ran.bytes(), Buffer::Counter, "ran"}};
   expectMatchesOriginal(
-      symbolOf(remapKinds), Buffers,
+      symbolOf(remapKinds), jobBuffers(Out, Ran),
       [&] {
         remapKinds<<<gridFor(N), kBlock>>>(Kind.get(), X.get(), Out.get(),
                                            Ran.get(), N);
@@ -219,11 +218,8 @@ TEST_P(RemapShapes, Gather) {
   SMC_CUDA_ASSERT(Records.upload(randomFloats(3 * size_t(N), 6)));
   SMC_CUDA_ASSERT(Out.allocate(N));
   SMC_CUDA_ASSERT(Ran.allocate(N));
-  std::vector<Buffer> Buffers = {
-      {Out.get(), Out.bytes(), Buffer::Output, "out"},
-      {Ran.get(), Ran.bytes(), Buffer::Counter, "ran"}};
   expectMatchesOriginal(
-      symbolOf(remapGather), Buffers,
+      symbolOf(remapGather), jobBuffers(Out, Ran),
       [&] {
         remapGather<<<gridFor(N), kBlock>>>(Index.get(), Records.get(),
                                             Out.get(), Ran.get(), N, N);
