@@ -28,7 +28,7 @@ struct ConfinedFlights {
 
 uint32_t confinedLaunchGrid(const Prepared &P, cudaStream_t Stream) {
   const QueuePlan &Plan = P.Plan;
-  uint32_t FitPerSM = Plan.Workers / Plan.NumSlots;
+  uint32_t FitPerSM = Plan.FitPerSM;
   bool StartsNow = streamIdle(Stream);
   StreamKey Key;
   bool Known = streamKey(Stream, Key);

@@ -149,6 +149,12 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     return FallBack(Reason);
   if (!Plan.Note.empty())
     tellKernel(K, Plan.Note);
+  // The original gives what the policy asks (a grid of one wave): SMC_STATS
+  // records why, nobody is warned.
+  if (Plan.Variant == Variant::Original) {
+    P->Reason = Plan.OriginalReason;
+    return P;
+  }
 
   SmcDescriptor &D = P->Desc;
   D.grid_x = S.Grid.x;

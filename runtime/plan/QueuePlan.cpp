@@ -174,9 +174,14 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
     }
   }
 
+  Plan.OriginalReason = oneWave(Policy, Plan.NumChunks, Target, Device.NumSMs);
+  if (!Plan.OriginalReason.empty())
+    return true; // Variant::Original
+
   Plan.Variant = Variant::SMCentric;
   Plan.NumSlots = Device.NumSMs;
   Plan.Target = Target;
+  Plan.FitPerSM = Fit;
   Plan.Ordered = Kernel.Ordered;
   if (Plan.Ordered) {
     // One grid-wide sequence: queue 0 is every chunk in blockIdx order.
@@ -200,8 +205,13 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
 
   if (Plan.Mode == SMC_MODE_LOOP) {
     // Filling-retreating: fill every SM with as many workers as fit; on
-    // each SM those beyond its target retreat at once.
+    // each SM those beyond its target retreat at once.  On every SM no
+    // more workers than chunks, but at least the target on each SM, so
+    // that every SM's queue has its workers.
     Plan.Workers = Fit * Plan.NumSlots;
+    if (Set.size() == Plan.NumSlots)
+      Plan.Workers = std::min(Plan.Workers,
+                              std::max(Plan.NumChunks, Target * Plan.NumSlots));
     if (!Plan.Ordered)
       Plan.ClaimBatch =
           claimBatch(Plan.NumChunks, static_cast<uint32_t>(Set.size()), Target);
@@ -241,6 +251,21 @@ bool planSlice(const Policy &Policy, const KernelFacts &Kernel, QueuePlan &Plan,
 }
 
 } // namespace
+
+std::string oneWave(const Policy &Policy, uint32_t NumChunks, uint32_t Target,
+                    unsigned NumSMs) {
+  if (!Policy.sms.empty() || Policy.order != ChunkOrder::Interleaved)
+    return "";
+  bool Fits =
+      NumChunks <= Target || (Policy.workersPerSM == 0 &&
+                              uint64_t(NumChunks) <= uint64_t(Target) * NumSMs);
+  if (!Fits)
+    return "";
+  return "one wave: its " + std::to_string(NumChunks) +
+         (NumChunks == 1 ? " CTA runs" : " CTAs run") + " at most " +
+         std::to_string(Target) + " per SM as the original; workers would " +
+         "only add their claims";
+}
 
 uint32_t claimBatch(uint32_t NumChunks, uint32_t Sms, uint32_t Target) {
   uint64_t Workers = uint64_t(std::max(Sms, 1u)) * std::max(Target, 1u);

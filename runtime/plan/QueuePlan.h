@@ -74,9 +74,13 @@ struct QueuePlan {
 
   // SMCentric.
   SmcMode Mode = SMC_MODE_LOOP;
-  uint32_t NumSlots = 0;             // = DeviceFacts::NumSMs
-  uint32_t Target = 0;               // active workers wanted per SM of the set
-  uint32_t Workers = 0;              // CTAs of the __smc launch
+  uint32_t NumSlots = 0; // = DeviceFacts::NumSMs
+  uint32_t Target = 0;   // active workers wanted per SM of the set
+  uint32_t FitPerSM = 0; // __smc workers that fit on one SM
+  // CTAs of the __smc launch.  Loop mode on every SM: no more than the
+  // chunks, and never fewer than Target per SM (filling); confined to some
+  // SMs: FitPerSM per SM (ConfinedLaunches.h sizes the grid at launch).
+  uint32_t Workers = 0;
   std::vector<uint32_t> QueueStart;  // [NumSlots + 1]
   std::vector<uint32_t> QueueChunks; // [NumChunks]
   std::vector<uint32_t> SlotTarget;  // [NumSlots]
@@ -93,6 +97,9 @@ struct QueuePlan {
   // Set when the plan honours the policy only in part (one-chunk mode,
   // ordered mode).
   std::string Note;
+  // Variant Original although the policy asked for the SM-centric variant:
+  // why the original gives what it asks (oneWave below).
+  std::string OriginalReason;
 
   // Slice: slice i covers chunks [i * SliceSize, min((i+1) * SliceSize, N)).
   uint32_t SliceSize = 0;
@@ -121,6 +128,18 @@ constexpr uint32_t MaxClaimBatch = SMC_MAX_CLAIM_BATCH;
 // work, so the launch's tail (which stealing, one chunk at a time, evens
 // out) grows by at most about an eighth.
 uint32_t claimBatch(uint32_t NumChunks, uint32_t Sms, uint32_t Target);
+
+// Why the original kernel gives exactly what an SM-centric policy asks of
+// a grid of `NumChunks` CTAs, or "" when it does not.  It does when the
+// policy leaves placement to the hardware (every SM, the interleaved
+// order) and the grid is one wave that cannot exceed the per-SM target:
+// at most `Target` CTAs, or, when the target is the original's own
+// occupancy (workers not given), at most Target per SM of `NumSMs`.  Each
+// CTA then is its own worker: the workers' claims, retreats and counter
+// resets only add to its time (a one-CTA kernel in a launch loop paid
+// about 6 us per launch for them).
+std::string oneWave(const Policy &Policy, uint32_t NumChunks, uint32_t Target,
+                    unsigned NumSMs);
 
 // Plans one launch.  Returns true with `plan` filled in, or false with
 // `reason` saying why the launch must run the original kernel instead.

@@ -270,8 +270,7 @@ void proposeUrgent(Launch &L, Priorities::Ticket &T, Prepared &P) {
   L.confine(&T.Sms, 0);
   if (Prepared *Confined = L.prepared(); Confined && Confined->loopWorkers())
     L.Decision.Workers =
-        confinedWorkers(Confined->Plan.Workers / Confined->Plan.NumSlots,
-                        uint32_t(T.Sms.size()), 0);
+        confinedWorkers(Confined->Plan.FitPerSM, uint32_t(T.Sms.size()), 0);
 }
 
 } // namespace

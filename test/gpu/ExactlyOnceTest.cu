@@ -442,6 +442,11 @@ TEST_F(ExactlyOnce, GraphCapturesFirstLaunch) {
   SMC_CUDA_ASSERT(DIn.upload(In));
   SMC_CUDA_ASSERT(DOut.allocate(N));
 
+  // Every SM named: the grid is one wave, which the default policy would
+  // run as the original (docs/light.md); the variant's first preparation
+  // is what must happen inside the capture.
+  smc::setPolicy(graphFirstLaunch,
+                 smc::Policy::smCentric(0, smRange(0, numSMs())));
   cudaGraph_t Graph = nullptr;
   cudaGraphExec_t Exec = nullptr;
   SMC_CUDA_ASSERT(cudaStreamBeginCapture(St.S[0], cudaStreamCaptureModeGlobal));

@@ -80,9 +80,10 @@ std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
   Policies.push_back(
       {"smc(workers=2,sms=0-15)",
        smc::Policy::smCentric(2, smRange(0, std::min(16u, SMs)))});
-  Policies.push_back(
-      {"smc(order=interleaved)",
-       smc::Policy::smCentric(0, {}, smc::ChunkOrder::Interleaved)});
+  // Every SM named: the variant runs also where the grid is one wave (the
+  // default policy then runs the original, QueuePlan.h oneWave).
+  Policies.push_back({"smc(sms=0-" + std::to_string(SMs - 1) + ")",
+                      smc::Policy::smCentric(0, smRange(0, SMs))});
   smc::Policy Table = smc::Policy::smCentric(0, {}, smc::ChunkOrder::Table);
   Table.chunkToSM.resize(NumChunks);
   for (unsigned C = 0; C < NumChunks; ++C)
@@ -287,7 +288,8 @@ __device__ __forceinline__ unsigned long long globalTimer() {
 // CTA through shared memory.  (Polling host memory from every CTA slowed
 // every other kernel's launches and memory traffic twentyfold; a poller of
 // one lane with 31 lanes of its warp spinning on the shared word never ran.)
-// The last CTA to arrive (counted in Words[0]) sets *Started.
+// The last CTA to arrive (counted in Words[0]) sets *Started; each CTA
+// writes its SM to Words[2 + blockIdx.x].
 __global__ void smHogKernel(const volatile uint32_t *Release,
                             volatile uint32_t *Started, uint32_t *Words,
                             unsigned long long TimeoutNs) {
@@ -298,6 +300,10 @@ __global__ void smHogKernel(const volatile uint32_t *Release,
   if (threadIdx.x == 0) {
     Stop = 0;
     HogShared[0] = 0;
+    unsigned Sm;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(Sm));
+    Words[2 + blockIdx.x] = Sm;
+    __threadfence();
     if (atomicAdd(Words, 1u) == gridDim.x - 1) {
       *Started = 1;
       __threadfence_system();
@@ -357,7 +363,7 @@ cudaError_t SmHog::create() {
     return Err;
   HostWords = static_cast<uint32_t *>(Host);
   if ((Err = cudaHostGetDevicePointer(&Mapped, Host, 0)) ||
-      (Err = cudaMalloc(&DeviceWords, 2 * sizeof(uint32_t))) ||
+      (Err = cudaMalloc(&DeviceWords, (2 + MaxCtas) * sizeof(uint32_t))) ||
       (Err = cudaGetDeviceProperties(&Prop, 0)))
     return Err;
   MappedWords = static_cast<uint32_t *>(Mapped);
@@ -370,8 +376,11 @@ cudaError_t SmHog::create() {
 
 cudaError_t SmHog::start(unsigned Count, double MaxSeconds) {
   cudaError_t Err;
+  if (Count > MaxCtas)
+    return cudaErrorInvalidValue;
   if (!Stream && (Err = create()) != cudaSuccess)
     return Err;
+  Ctas = Count;
   // A policy for the symbol beats name policies such as "*=...".
   smc::setPolicy(smHogKernel, smc::Policy::original());
   volatile uint32_t *Words = HostWords;
@@ -391,6 +400,18 @@ cudaError_t SmHog::start(unsigned Count, double MaxSeconds) {
     std::this_thread::sleep_for(std::chrono::microseconds(20));
   }
   return cudaSuccess;
+}
+
+std::vector<unsigned> SmHog::sms() const {
+  std::vector<uint32_t> Words(Ctas);
+  if (!Running || Ctas == 0 ||
+      cudaMemcpy(Words.data(), DeviceWords + 2, Ctas * sizeof(uint32_t),
+                 cudaMemcpyDeviceToHost) != cudaSuccess)
+    return {};
+  std::vector<unsigned> Sms(Words.begin(), Words.end());
+  std::sort(Sms.begin(), Sms.end());
+  Sms.erase(std::unique(Sms.begin(), Sms.end()), Sms.end());
+  return Sms;
 }
 
 bool SmHog::holding() const {

@@ -281,6 +281,8 @@ public:
   cudaError_t start(unsigned Count, double MaxSeconds);
   /// True while the hog has not finished (it still holds its SMs).
   bool holding() const;
+  /// The SMs its CTAs run on, sorted (while it holds them; else empty).
+  std::vector<unsigned> sms() const;
   /// Lets the hog's CTAs end and waits for them.
   cudaError_t release();
   size_t sharedBytes() const { return SharedBytes; }
@@ -293,7 +295,9 @@ private:
   cudaStream_t Stream = nullptr;
   cudaEvent_t Done = nullptr;
   size_t SharedBytes = 0;
+  unsigned Ctas = 0;
   bool Running = false;
+  static constexpr unsigned MaxCtas = 4096;
 };
 
 /// The body of a GPU test program's main: parses the GoogleTest flags;

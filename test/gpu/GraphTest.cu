@@ -68,8 +68,11 @@ protected:
     SMC_CUDA_ASSERT(cudaMemset(RunsEarly.get(), 0, RunsEarly.bytes()));
     for (cudaStream_t &S : Streams)
       SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&S, cudaStreamNonBlocking));
-    smc::setPolicy(graphCountRuns, smc::Policy::smCentric());
-    smc::setPolicy(graphCountRunsEarlyExit, smc::Policy::smCentric());
+    // Every SM named: the grid is one wave, which the default policy would
+    // run as the original (docs/light.md).
+    const smc::Policy EverySm = smc::Policy::smCentric(0, smRange(0, numSMs()));
+    smc::setPolicy(graphCountRuns, EverySm);
+    smc::setPolicy(graphCountRunsEarlyExit, EverySm);
   }
   void TearDown() override {
     for (cudaGraphExec_t E : Execs)

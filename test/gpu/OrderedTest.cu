@@ -214,3 +214,126 @@ TEST_F(OrderedTest, ChainedScanFinishesWhileHalfTheGpuIsHeld) {
 }
 
 } // namespace
+
+// Adds one to every word; independent CTAs (per-SM queues, not ordered).
+__global__ void addOneEach(uint32_t *words, unsigned n) {
+  unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    words[i] += 1;
+}
+
+namespace {
+
+// SM sets beside a co-runner that holds half of the SMs: sets of SMs it
+// does not hold, sets that overlap it, a set it holds entirely, and SMs
+// 0-15.  A launch confined to a set must finish while the co-runner still
+// holds its SMs (it may not wait for them); the times alone and beside it
+// are printed (docs/results/light.md has them), never compared here.
+TEST_F(OrderedTest, ConfinedLaunchesProgressBesideACoRunner) {
+  ScanRun Run(1u << 22);
+  SMC_CUDA_ASSERT(Run.allocate());
+  const unsigned N = 1u << 22;
+  DeviceArray<uint32_t> Words;
+  SMC_CUDA_ASSERT(Words.allocate(N));
+  SMC_CUDA_ASSERT(cudaMemset(Words.get(), 0, Words.bytes()));
+  cudaStream_t Stream;
+  SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&Stream, cudaStreamNonBlocking));
+  // Where the co-runner lands: one run to see.
+  std::vector<unsigned> Held;
+  {
+    SmHog Probe;
+    SMC_CUDA_ASSERT(Probe.start(std::max(1u, numSMs() / 2), 5.0));
+    Held = Probe.sms();
+    SMC_CUDA_ASSERT(Probe.release());
+  }
+  ASSERT_FALSE(Held.empty());
+  std::vector<unsigned> Free;
+  for (unsigned Sm = 0; Sm < numSMs(); ++Sm)
+    if (!std::binary_search(Held.begin(), Held.end(), Sm))
+      Free.push_back(Sm);
+  auto firstOf = [](const std::vector<unsigned> &V, size_t K) {
+    return std::vector<unsigned>(V.begin(), V.begin() + std::min(K, V.size()));
+  };
+  std::vector<unsigned> Mixed = firstOf(Free, 8);
+  for (unsigned Sm : firstOf(Held, 8))
+    Mixed.push_back(Sm);
+  std::vector<unsigned> First16;
+  for (unsigned Sm = 0; Sm < std::min(16u, numSMs()); ++Sm)
+    First16.push_back(Sm);
+  struct SetCase {
+    const char *Name;
+    std::vector<unsigned> Sms;
+  };
+  const std::vector<SetCase> Sets = {{"free16", firstOf(Free, 16)},
+                                     {"free1", firstOf(Free, 1)},
+                                     {"mixed", Mixed},
+                                     {"first16", First16},
+                                     {"held16", firstOf(Held, 16)}};
+  unsigned Adds = 0;
+  for (const SetCase &Set : Sets)
+    for (unsigned Workers : {0u, 1u}) {
+      for (int Kind = 0; Kind < 2; ++Kind) {
+        bool Ordered = Kind == 0;
+        std::string Name = std::string(Ordered ? "scan" : "addOneEach") +
+                           " sms=" + Set.Name + (Workers ? " workers=1" : "");
+        SCOPED_TRACE(Name);
+        smc::Policy Policy = smc::Policy::smCentric(Workers, Set.Sms);
+        auto launch = [&]() -> cudaError_t {
+          if (Ordered) {
+            // On the stream: resetBuffers synchronizes the device, which
+            // would wait for the co-runner.
+            cudaError_t Err =
+                cudaMemsetAsync(Run.Ready.get(), 0, Run.Ready.bytes(), Stream);
+            if (Err == cudaSuccess)
+              Err =
+                  cudaMemsetAsync(Run.Out.get(), 0xff, Run.Out.bytes(), Stream);
+            return Err == cudaSuccess ? Run.launch(chainedScan, Stream)() : Err;
+          }
+          ++Adds;
+          addOneEach<<<(N + 255) / 256, 256, 0, Stream>>>(Words.get(), N);
+          return cudaGetLastError();
+        };
+        if (Ordered)
+          smc::setPolicy(chainedScan, Policy);
+        else
+          smc::setPolicy(addOneEach, Policy);
+        using Ms = std::chrono::duration<double, std::milli>;
+        SMC_CUDA_ASSERT(launch()); // loads the variant: not timed
+        SMC_CUDA_ASSERT(cudaStreamSynchronize(Stream));
+        auto A0 = std::chrono::steady_clock::now();
+        SMC_CUDA_ASSERT(launch());
+        SMC_CUDA_ASSERT(cudaStreamSynchronize(Stream));
+        double AloneMs = Ms(std::chrono::steady_clock::now() - A0).count();
+        SmHog Hog;
+        SMC_CUDA_ASSERT(Hog.start(std::max(1u, numSMs() / 2), 5.0));
+        std::vector<unsigned> HeldNow = Hog.sms();
+        size_t Overlap = 0;
+        for (unsigned Sm : Set.Sms)
+          Overlap += std::binary_search(HeldNow.begin(), HeldNow.end(), Sm);
+        auto B0 = std::chrono::steady_clock::now();
+        SMC_CUDA_ASSERT(launch());
+        SMC_CUDA_ASSERT(cudaStreamSynchronize(Stream));
+        double BesideMs = Ms(std::chrono::steady_clock::now() - B0).count();
+        bool StillHeld = Hog.holding();
+        SMC_CUDA_ASSERT(Hog.release());
+        std::printf("sm-set progress: %-28s %zu of %zu SMs held: alone %.2f "
+                    "ms, beside the co-runner %.2f ms (x%.2f)\n",
+                    Name.c_str(), Overlap, Set.Sms.size(), AloneMs, BesideMs,
+                    BesideMs / AloneMs);
+        EXPECT_TRUE(StillHeld)
+            << "the launch finished only after the co-runner let go of its SMs";
+        if (Ordered) {
+          std::vector<uint32_t> Out;
+          SMC_CUDA_ASSERT(Run.Out.download(Out));
+          EXPECT_TRUE(Out == Run.expected()) << "wrong scan";
+        }
+      }
+    }
+  std::vector<uint32_t> Got;
+  SMC_CUDA_ASSERT(Words.download(Got));
+  EXPECT_EQ(std::count(Got.begin(), Got.end(), Adds), ptrdiff_t(N))
+      << "some word was not added to exactly once per launch";
+  SMC_CUDA_ASSERT(cudaStreamDestroy(Stream));
+}
+
+} // namespace

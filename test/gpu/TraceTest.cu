@@ -77,7 +77,9 @@ int traceLaunches() {
   smc::setPolicy(tracedKernel,
                  smc::Policy::smCentric(0, smRange(0, ConfinedSms)));
   tracedKernel<<<Chunks, 64>>>(Counts.get());
-  smc::setPolicy(tracedKernel, smc::Policy::smCentric());
+  // Every SM named: the grid is one wave, which the default policy would
+  // run as the original (docs/light.md).
+  smc::setPolicy(tracedKernel, smc::Policy::smCentric(0, smRange(0, numSMs())));
   tracedKernel<<<Chunks, 64>>>(Counts.get());
   if (cudaGetLastError() != cudaSuccess ||
       cudaDeviceSynchronize() != cudaSuccess)

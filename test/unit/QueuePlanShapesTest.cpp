@@ -76,8 +76,10 @@ TEST(QueuePlan, ManyShapesHoldEveryChunkOnceInTheRightQueue) {
         EXPECT_EQ(Contiguous.QueueStride, 1u);
         expectStrideMatchesTable(Contiguous);
 
+        // The set named (also when it is every SM): a grid of one wave on
+        // every SM would run the original (QueuePlanWavesTest.cpp).
         QueuePlan Interleaved =
-            planOk(Policy::smCentric(0, Sms, ChunkOrder::Interleaved),
+            planOk(Policy::smCentric(0, Set, ChunkOrder::Interleaved),
                    bothVariants(), device(NumSMs), grid(N));
         Owner = ownerOfChunks(Interleaved);
         for (uint32_t C = 0; C < N; ++C)

@@ -30,8 +30,9 @@ TEST(QueuePlan, ContiguousAllSMs) {
   EXPECT_EQ(Plan.Mode, SMC_MODE_LOOP);
   EXPECT_EQ(Plan.NumChunks, 10u);
   EXPECT_EQ(Plan.NumSlots, 4u);
-  EXPECT_EQ(Plan.Target, 4u);      // the original's occupancy
-  EXPECT_EQ(Plan.Workers, 8u * 4); // what fits per SM, on every SM
+  EXPECT_EQ(Plan.Target, 4u); // the original's occupancy
+  // No more than the chunks, but the target on every SM (4 x 4).
+  EXPECT_EQ(Plan.Workers, 4u * 4);
   // Sizes 3,3,2,2 in SM order, each range contiguous.
   EXPECT_EQ(Plan.QueueStart, (std::vector<uint32_t>{0, 3, 6, 8, 10}));
   std::vector<uint32_t> Owner = ownerOfChunks(Plan);
@@ -61,8 +62,9 @@ TEST(QueuePlan, DuplicateSMsRemoved) {
 }
 
 TEST(QueuePlan, FewerChunksThanSMs) {
-  QueuePlan Plan =
-      planOk(Policy::smCentric(), bothVariants(), device(8), grid(3));
+  // Every SM named: one wave on every SM would run the original.
+  QueuePlan Plan = planOk(Policy::smCentric(0, {0, 1, 2, 3, 4, 5, 6, 7}),
+                          bothVariants(), device(8), grid(3));
   EXPECT_EQ(ownerOfChunks(Plan), (std::vector<uint32_t>{0, 1, 2}));
 }
 
@@ -128,7 +130,7 @@ TEST(QueuePlan, WorkersTarget) {
   EXPECT_EQ(Plan.Workers, 32u);
   Plan = planOk(Policy::smCentric(1), bothVariants(), device(4, 8, 2), grid(9));
   EXPECT_EQ(Plan.Target, 1u);
-  EXPECT_EQ(Plan.Workers, 32u);
+  EXPECT_EQ(Plan.Workers, 9u); // no more than the chunks
 }
 
 TEST(QueuePlan, WorkersTooLargeRejected) {
@@ -140,11 +142,11 @@ TEST(QueuePlan, WorkersTooLargeRejected) {
 
 TEST(QueuePlan, DefaultTargetIsOccupancyCappedByFit) {
   EXPECT_EQ(
-      planOk(Policy::smCentric(), bothVariants(), device(4, 8, 3), grid(9))
+      planOk(Policy::smCentric(), bothVariants(), device(4, 8, 3), grid(99))
           .Target,
       3u);
   EXPECT_EQ(
-      planOk(Policy::smCentric(), bothVariants(), device(4, 5, 16), grid(9))
+      planOk(Policy::smCentric(), bothVariants(), device(4, 5, 16), grid(99))
           .Target,
       5u);
 }
