@@ -277,15 +277,6 @@ void CoRun::propose(Launch &L, Ticket &T) {
   // A partition of the co-run scheduler's, or the original sharing the GPU
   // as the hardware places CTAs: no SMs to take or yield.
   L.Decision.SmsChosen = true;
-  Capture C = L.capture();
-  StreamKey Key;
-  if (C == Capture::Unknown)
-    return L.use(nullptr); // forwarded to the original, unrecorded
-  if (C == Capture::Active || !streamKey(L.Stream, Key)) {
-    L.Decision.Original = true; // a captured launch: nothing to decide
-    return;
-  }
-
   AutoState &S = forever<AutoState>();
   T.Lock = std::unique_lock<OrderedMutex>(S.Mutex);
   AutoConfig &Config = P->Rooms.get<AutoConfig>();
@@ -296,9 +287,46 @@ void CoRun::propose(Launch &L, Ticket &T) {
     Config.Name = profileName(P->Kernel->Source, Grid, Block);
   }
   T.Name = &Config.Name;
-  if (recordingProfiles())
+  bool Recording = recordingProfiles();
+  if (!Recording) {
+    refreshProfiles(S);
+    if (!Config.Told && !S.Profiles.Set->find(Config.Name))
+      tellKernel(
+          *P->Kernel,
+          (S.Profiles.Loaded
+               ? "auto: no profile of '" + Config.Name +
+                     "' in the loaded profiles; it runs the original"
+               : std::string("auto: no profiles loaded (SMC_PROFILE, "
+                             "smc::loadProfiles); it runs the original")) +
+              (P->Kernel->Info.flags & SMC_INFO_HAS_REMAP
+                   ? " (or its remapped jobs, where policy remap's "
+                     "trials find them faster)"
+                   : ""));
+    Config.Told = true;
+    // Nothing loaded: every launch runs the original (or, where policy
+    // remap's trials find them faster, its remapped jobs), whatever runs
+    // beside it, so there are no flights to keep and no stream to ask
+    // about (a loop of one-CTA launches paid about 1 us a launch for
+    // them, docs/results/light.md).
+    if (!S.Profiles.Loaded) {
+      static const std::string NoProfiles = "no profiles loaded: the original";
+      L.Decision.Original = true;
+      L.Decision.CoRunNote = &NoProfiles;
+      T.Lock.unlock();
+      return;
+    }
+  }
+
+  Capture C = L.capture();
+  StreamKey Key;
+  if (C == Capture::Unknown)
+    return L.use(nullptr); // forwarded to the original, unrecorded
+  if (C == Capture::Active || !streamKey(L.Stream, Key)) {
+    L.Decision.Original = true; // a captured launch: nothing to decide
+    return;
+  }
+  if (Recording)
     return proposeRecorded(L, T, Config.Name);
-  refreshProfiles(S);
 
   // The flights live with the device's state, which cudaDeviceReset
   // replaces along with their events.
@@ -325,18 +353,6 @@ void CoRun::propose(Launch &L, Ticket &T) {
   }
   T.Priority = urgentLaunch(*P, L.Stream) ? KernelPriority::High
                                           : KernelPriority::Normal;
-  if (!Config.Told && !S.Profiles.Set->find(Config.Name))
-    tellKernel(*P->Kernel,
-               (S.Profiles.Loaded
-                    ? "auto: no profile of '" + Config.Name +
-                          "' in the loaded profiles; it runs the original"
-                    : std::string("auto: no profiles loaded (SMC_PROFILE, "
-                                  "smc::loadProfiles); it runs the original")) +
-                   (P->Kernel->Info.flags & SMC_INFO_HAS_REMAP
-                        ? " (or its remapped jobs, where policy remap's "
-                          "trials find them faster)"
-                        : ""));
-  Config.Told = true;
   if (Mine)
     harvest(S, *Mine);
   if (config().AutoSearch && S.Profiles.Loaded)
