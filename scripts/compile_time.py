@@ -3,14 +3,21 @@
 #
 # Compiles one translation unit (default: bench/smc_bench.cu, many kernels)
 # with and without the SMC plugin, alternating, and prints each run and the
-# median time of each, and their ratio.  The command is the build's own,
+# median time of each, and their ratio.  A library-heavy one:
+# test/gpu/corpus/CubPrograms.cu or ThrustPrograms.cu (CUB and Thrust
+# kernels, in builds with the GPU tests).  The command is the build's own,
 # from compile_commands.json; "without" drops -fpass-plugin=... and the
 # -mllvm -smc-... options from it.  The object goes to a temporary file.
 #
 # USAGE: scripts/compile_time.py [--build DIR] [--source FILE] [--runs N]
-#   --build   the CMake build directory (default: build/ of this repository)
-#   --source  a source file the build compiles with the plugin
-#   --runs    alternations (default 5)
+#                               [--transforms LIST]
+#   --build       the CMake build directory (default: build/ of this
+#                 repository)
+#   --source      a source file the build compiles with the plugin
+#   --runs        alternations (default 5)
+#   --transforms  "with" builds these variants (-mllvm -smc-transforms=LIST,
+#                 e.g. smc or slice) instead of the build's own: what each
+#                 variant costs
 # ===------------------------------------------------------------------------===#
 import argparse
 import json
@@ -35,19 +42,31 @@ def plugin_command(build, source):
     sys.exit(f"compile_time.py: {source} is not in {path}")
 
 
-def without_plugin(args):
-    """`args` less the plugin and its -mllvm -smc-... options."""
+def dropped(args, plugin, mllvm_prefix):
+    """`args` less -fpass-plugin=... (if `plugin`) and the -mllvm options
+    that start with `mllvm_prefix`."""
     out, i = [], 0
     while i < len(args):
-        if args[i].startswith("-fpass-plugin="):
+        if plugin and args[i].startswith("-fpass-plugin="):
             i += 1
         elif (args[i] == "-mllvm" and i + 1 < len(args)
-              and args[i + 1].startswith("-smc-")):
+              and args[i + 1].startswith(mllvm_prefix)):
             i += 2
         else:
             out.append(args[i])
             i += 1
     return out
+
+
+def without_plugin(args):
+    """`args` less the plugin and its -mllvm -smc-... options."""
+    return dropped(args, True, "-smc-")
+
+
+def with_transforms(args, transforms):
+    """`args` building the variants `transforms` (-smc-transforms=...)."""
+    return dropped(args, False, "-smc-transforms=") + [
+        "-mllvm", "-smc-transforms=" + transforms]
 
 
 def with_output(args, obj):
@@ -76,6 +95,7 @@ def main():
     parser.add_argument("--source",
                         default=os.path.join(root, "bench", "smc_bench.cu"))
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--transforms")
     opts = parser.parse_args()
     if opts.runs < 1:
         sys.exit("compile_time.py: --runs must be at least 1")
@@ -85,6 +105,8 @@ def main():
     if plain == args:
         sys.exit(f"compile_time.py: {opts.source} is not compiled with the "
                  "plugin in this build")
+    if opts.transforms:
+        args = with_transforms(args, opts.transforms)
     times = {"without": [], "with": []}
     with tempfile.TemporaryDirectory() as tmp:
         obj = os.path.join(tmp, "tu.o")
@@ -99,7 +121,9 @@ def main():
           f"{median['without']:.2f} s without the plugin, "
           f"{median['with']:.2f} s with it: "
           f"{median['with'] / median['without']:.3f}x "
-          f"({opts.runs} alternations)")
+          f"({opts.runs} alternations"
+          + (f", -smc-transforms={opts.transforms})" if opts.transforms
+             else ")"))
 
 
 if __name__ == "__main__":

@@ -19,34 +19,38 @@ import os
 import sys
 
 
+def table(header, rows):
+    """Prints a Markdown table: `header` a list of (title, right-aligned)."""
+    print("| " + " | ".join(title for title, _ in header) + " |")
+    print("| " + " | ".join("---:" if right else "---"
+                            for _, right in header) + " |")
+    for row in rows:
+        print("| " + " | ".join(row) + " |")
+    print()
+
+
 def tables(data):
     print("**%s**\n" % data["device"])
     if "storm" in data:
-        print("| kernel | policy | µs per launch | over `original` |")
-        print("| --- | --- | ---: | ---: |")
-        for r in data["storm"]:
-            print("| %s | `%s` | %.2f | %.3f |" % (
-                r["case"], r["policy"], r["us_per_launch"],
-                r["over_original"]))
-        print()
+        table([("kernel", False), ("policy", False), ("µs per launch", True),
+               ("over `original`", True)],
+              [(r["case"], "`%s`" % r["policy"], "%.2f" % r["us_per_launch"],
+                "%.3f" % r["over_original"]) for r in data["storm"]])
     if "slices" in data:
-        print("| policy | CTAs | call ms | µs per CTA |")
-        print("| --- | ---: | ---: | ---: |")
-        for r in data["slices"]:
-            print("| `%s` | %d | %.3f | %.3f |" % (
-                r["policy"], r["ctas"], r["call_s"] * 1e3,
-                r["call_us_per_cta"]))
-        print()
+        table([("policy", False), ("CTAs", True), ("call ms", True),
+               ("µs per CTA", True)],
+              [("`%s`" % r["policy"], "%d" % r["ctas"],
+                "%.3f" % (r["call_s"] * 1e3), "%.3f" % r["call_us_per_cta"])
+               for r in data["slices"]])
     if "cubscan" in data:
-        print("| CUB scan, `slice(size=1)` | tiles | call ms | µs per tile |")
-        print("| --- | ---: | ---: | ---: |")
-        for r in data["cubscan"]:
-            where = " (default stream)" if r.get("default_stream") else ""
-            print("| 2^%d ints%s | %d | %.3f | %.3f |" % (
-                r["ints"].bit_length() - 1, where, r["tiles_estimate"],
-                r["call_s"] * 1e3,
-                r["call_s"] / r["tiles_estimate"] * 1e6))
-        print()
+        table([("CUB scan, `slice(size=1)`", False), ("tiles", True),
+               ("call ms", True), ("µs per tile", True)],
+              [("2^%d ints%s" % (r["ints"].bit_length() - 1,
+                                 " (default stream)"
+                                 if r.get("default_stream") else ""),
+                "%d" % r["tiles_estimate"], "%.3f" % (r["call_s"] * 1e3),
+                "%.3f" % (r["call_s"] / r["tiles_estimate"] * 1e6))
+               for r in data["cubscan"]])
     for f in data.get("fits", []):
         print("- %s `%s`: %.3f µs per slice, intercept %.1f µs" % (
             f["bench"], f["policy"], f["us_per_slice"], f["intercept_us"]))

@@ -174,7 +174,9 @@ bool planSmCentric(const Policy &Policy, const KernelFacts &Kernel,
     }
   }
 
-  Plan.OriginalReason = oneWave(Policy, Plan.NumChunks, Target, Device.NumSMs);
+  Plan.OriginalReason =
+      originalSuffices(Policy, Plan.Mode == SMC_MODE_ONE_CHUNK, Plan.NumChunks,
+                       Target, Device.NumSMs);
   if (!Plan.OriginalReason.empty())
     return true; // Variant::Original
 
@@ -252,10 +254,14 @@ bool planSlice(const Policy &Policy, const KernelFacts &Kernel, QueuePlan &Plan,
 
 } // namespace
 
-std::string oneWave(const Policy &Policy, uint32_t NumChunks, uint32_t Target,
-                    unsigned NumSMs) {
+std::string originalSuffices(const Policy &Policy, bool OneChunk,
+                             uint32_t NumChunks, uint32_t Target,
+                             unsigned NumSMs) {
   if (!Policy.sms.empty() || Policy.order != ChunkOrder::Interleaved)
     return "";
+  if (OneChunk)
+    return "one chunk per worker: every CTA runs where the hardware puts it, "
+           "as the original's; workers would only add their claims";
   bool Fits =
       NumChunks <= Target || (Policy.workersPerSM == 0 &&
                               uint64_t(NumChunks) <= uint64_t(Target) * NumSMs);

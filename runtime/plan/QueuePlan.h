@@ -98,7 +98,7 @@ struct QueuePlan {
   // ordered mode).
   std::string Note;
   // Variant Original although the policy asked for the SM-centric variant:
-  // why the original gives what it asks (oneWave below).
+  // why the original gives what it asks (originalSuffices below).
   std::string OriginalReason;
 
   // Slice: slice i covers chunks [i * SliceSize, min((i+1) * SliceSize, N)).
@@ -131,15 +131,20 @@ uint32_t claimBatch(uint32_t NumChunks, uint32_t Sms, uint32_t Target);
 
 // Why the original kernel gives exactly what an SM-centric policy asks of
 // a grid of `NumChunks` CTAs, or "" when it does not.  It does when the
-// policy leaves placement to the hardware (every SM, the interleaved
-// order) and the grid is one wave that cannot exceed the per-SM target:
-// at most `Target` CTAs, or, when the target is the original's own
-// occupancy (workers not given), at most Target per SM of `NumSMs`.  Each
-// CTA then is its own worker: the workers' claims, retreats and counter
-// resets only add to its time (a one-CTA kernel in a launch loop paid
-// about 6 us per launch for them).
-std::string oneWave(const Policy &Policy, uint32_t NumChunks, uint32_t Target,
-                    unsigned NumSMs);
+// policy leaves placement to the hardware (no sms=, the interleaved order)
+// and either
+//  - the variant runs one chunk per worker (`OneChunk`: it honours neither
+//    workers= nor sms=, so each CTA runs where the hardware puts it, as
+//    the original's would), or
+//  - the grid is one wave that cannot exceed the per-SM target: at most
+//    `Target` CTAs, or, when the target is the original's own occupancy
+//    (workers not given), at most Target per SM of `NumSMs`.
+// Each CTA then is its own worker: the workers' claims, retreats and
+// counter resets only add to its time (a one-CTA kernel in a launch loop
+// paid about 6 us per launch for them).
+std::string originalSuffices(const Policy &Policy, bool OneChunk,
+                             uint32_t NumChunks, uint32_t Target,
+                             unsigned NumSMs);
 
 // Plans one launch.  Returns true with `plan` filled in, or false with
 // `reason` saying why the launch must run the original kernel instead.

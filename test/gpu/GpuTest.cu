@@ -81,7 +81,7 @@ std::vector<NamedPolicy> standardPolicies(unsigned NumChunks) {
       {"smc(workers=2,sms=0-15)",
        smc::Policy::smCentric(2, smRange(0, std::min(16u, SMs)))});
   // Every SM named: the variant runs also where the grid is one wave (the
-  // default policy then runs the original, QueuePlan.h oneWave).
+  // default policy then runs the original, QueuePlan.h originalSuffices).
   Policies.push_back({"smc(sms=0-" + std::to_string(SMs - 1) + ")",
                       smc::Policy::smCentric(0, smRange(0, SMs))});
   smc::Policy Table = smc::Policy::smCentric(0, {}, smc::ChunkOrder::Table);

@@ -6,8 +6,9 @@
 # script runs smc_gpu_tests with SMC_STATS=<file> and then checks the launch
 # records the runtime wrote:
 #  - no launch has an "error" or a "reason" (a fallback to the original),
-#    but for the fallbacks a test asks for (EXPECTED_FALLBACKS) and grids
-#    of one wave, which run the original by design;
+#    but for the fallbacks a test asks for (EXPECTED_FALLBACKS) and the
+#    launches the plan runs as the original (grids of one wave, one chunk
+#    per worker in the interleaved order: docs/light.md);
 #  - SM-centric launches run in ordered mode exactly for the kernels whose
 #    CTAs wait on each other;
 #  - every SM-centric launch with statistics ran exactly its grid's chunks
@@ -70,9 +71,10 @@ REQUIRED = {
     "clusterRecordSm": {"smc", "original"},
     "affinityGather": {"smc", "original"},
 }
-# The reason of a launch that runs the original because its grid is one
-# wave (QueuePlan.h, oneWave): a decision, not a fallback.
-ONE_WAVE = "one wave: "
+# The reasons of a launch that runs the original because its grid is one
+# wave or its variant runs one chunk per worker (QueuePlan.h,
+# originalSuffices): decisions, not fallbacks.
+ORIGINAL_SUFFICES = ("one wave: ", "one chunk per worker: ")
 
 # Fallbacks that tests provoke on purpose: kernel -> text of the reason.
 # Affinity.GathersMatchOriginal gives a launch a chunk table for another
@@ -194,8 +196,8 @@ def check(records, full_run):
         if r.get("error"):
             problems.append("%s: error: %s" % (where, r["error"]))
         expected = EXPECTED_FALLBACKS.get(base_name(kernel))
-        # A grid of one wave runs the original by design (docs/light.md).
-        planned = r.get("reason", "").startswith(ONE_WAVE)
+        # Decided by the plan, not a fallback (docs/light.md).
+        planned = r.get("reason", "").startswith(ORIGINAL_SUFFICES)
         if r.get("reason") and not planned and \
                 not (expected and expected in r["reason"]):
             problems.append("%s: fell back to the original: %s"

@@ -1,9 +1,9 @@
 //===- QueuePlanWavesTest.cpp - Small grids: one wave and worker counts ---===//
 //
 // A grid of one wave whose policy leaves placement to the hardware runs the
-// original (oneWave, with its reason); a policy that asks for placement
-// (sms=, a chunk order, workers= below the grid) keeps the variant.  On
-// every SM a loop-mode launch starts no more workers than its chunks, and
+// original (originalSuffices, with its reason); a policy that asks for
+// placement (sms=, a chunk order, workers= below the grid) keeps the variant.
+// On every SM a loop-mode launch starts no more workers than its chunks, and
 // never fewer than its target per SM; confined launches fill every SM.
 //===----------------------------------------------------------------------===//
 #include "PlanTestSupport.h"
@@ -62,14 +62,27 @@ TEST(QueuePlanWaves, PlacementKeepsTheVariant) {
             Variant::SMCentric);
 }
 
-TEST(QueuePlanWaves, OneChunkModeToo) {
+// One chunk per worker honours neither workers= nor sms=: in the
+// interleaved order each CTA runs where the hardware puts it, on any grid.
+TEST(QueuePlanWaves, OneChunkPerWorkerRunsTheOriginal) {
   KernelFacts OneChunk = bothVariants();
   OneChunk.OneChunk = true;
-  QueuePlan Plan = planOk(Policy::smCentric(), OneChunk, device(4), grid(3));
-  EXPECT_EQ(Plan.Variant, Variant::Original);
-  QueuePlan Big = planOk(Policy::smCentric(), OneChunk, device(4), grid(40));
-  EXPECT_EQ(Big.Variant, Variant::SMCentric);
-  EXPECT_EQ(Big.Workers, 40u);
+  for (uint32_t Chunks : {3u, 40u, 100000u})
+    for (const Policy &P : {Policy::smCentric(), Policy::smCentric(2)}) {
+      QueuePlan Plan = planOk(P, OneChunk, device(4), grid(Chunks));
+      EXPECT_EQ(Plan.Variant, Variant::Original);
+      EXPECT_EQ(Plan.OriginalReason.rfind("one chunk per worker: ", 0), 0u)
+          << Plan.OriginalReason;
+    }
+  // A chunk order or a named SM set keeps the variant, a worker per chunk.
+  QueuePlan Clustered =
+      planOk(Policy::clustered(ClusterDir::X), OneChunk, device(4), grid(40));
+  EXPECT_EQ(Clustered.Variant, Variant::SMCentric);
+  EXPECT_EQ(Clustered.Workers, 40u);
+  QueuePlan Named =
+      planOk(Policy::smCentric(0, {0, 1, 2, 3}), OneChunk, device(4), grid(40));
+  EXPECT_EQ(Named.Variant, Variant::SMCentric);
+  EXPECT_EQ(Named.Workers, 40u);
 }
 
 TEST(QueuePlanWaves, OrderedKernelsToo) {
