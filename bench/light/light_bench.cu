@@ -299,6 +299,11 @@ nlohmann::json runSlices(unsigned Rounds, cudaStream_t Stream,
 
 //===--- cubscan ----------------------------------------------------------===//
 
+// Ints per tile of CUB's scan of 4-byte items on sm_90, as estimated here
+// (128 threads x 15 items; not read from CUB): about 35,000 tiles for 2^26
+// ints.
+constexpr double kCubScanTileInts = 128.0 * 15.0;
+
 nlohmann::json runCubScan(unsigned Rounds, cudaStream_t Stream,
                           nlohmann::json &Fits) {
   // The last size again on the legacy default stream, as programs that
@@ -339,9 +344,9 @@ nlohmann::json runCubScan(unsigned Rounds, cudaStream_t Stream,
     for (unsigned I = 0; I < N; ++I)
       if (Got[I] != (Sum += In[I]))
         throw std::runtime_error("cubscan: wrong scan at " + std::to_string(I));
-    // CUB's scan tiles: the slices of its scan kernel (the init kernel has
-    // fewer); the policy's launches counted by SMC_STATS would say exactly.
-    double Tiles = std::ceil(double(N) / (128.0 * 15.0));
+    // The slices of CUB's scan kernel, one per tile (its init kernel adds
+    // one launch per 128 tiles); SMC_STATS would count them exactly.
+    double Tiles = std::ceil(double(N) / kCubScanTileInts);
     if (!DefaultStream) {
       X.push_back(Tiles);
       Y.push_back(T.Call);

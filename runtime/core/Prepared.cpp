@@ -149,8 +149,8 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
     return FallBack(Reason);
   if (!Plan.Note.empty())
     tellKernel(K, Plan.Note);
-  // The original gives what the policy asks (a grid of one wave): SMC_STATS
-  // records why, nobody is warned.
+  // The original gives what the policy asks (a grid of one wave, a variant
+  // of one chunk per worker): SMC_STATS records why, nobody is warned.
   if (Plan.Variant == Variant::Original) {
     P->Reason = Plan.OriginalReason;
     return P;
