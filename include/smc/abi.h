@@ -28,7 +28,9 @@
 // launches, so that they run a variant; cudaDeviceReset, so that the
 // runtime rebuilds what it keeps on the device; graph instantiation and
 // update, so that each executable graph's SM-centric kernel nodes get
-// counter blocks of their own; stream creation with a priority, so that
+// counter blocks of their own, and graph launch, destruction and node
+// changes, so that graph layouts (smc/graphs.h) choose what a replay runs;
+// stream creation with a priority, so that
 // SM-centric launches yield SMs to higher-priority streams before the first
 // launch on one; asynchronous memsets and copies, so that smc::Batch
 // records them in their stream's order.  The runtime checks each entry's
@@ -43,6 +45,27 @@
   X(cudaGraphInstantiateWithParams_ptsz,                                       \
     __smc_graph_instantiate_with_params_ptsz)                                  \
   X(cudaGraphExecUpdate, __smc_graph_exec_update)                              \
+  X(cudaGraphLaunch, __smc_graph_launch)                                       \
+  X(cudaGraphLaunch_ptsz, __smc_graph_launch_ptsz)                             \
+  X(cudaGraphExecDestroy, __smc_graph_exec_destroy)                            \
+  X(cudaGraphExecKernelNodeSetParams, __smc_graph_exec_kernel_node_set_params) \
+  X(cudaGraphExecMemcpyNodeSetParams, __smc_graph_exec_memcpy_node_set_params) \
+  X(cudaGraphExecMemcpyNodeSetParams1D,                                        \
+    __smc_graph_exec_memcpy_node_set_params_1d)                                \
+  X(cudaGraphExecMemsetNodeSetParams, __smc_graph_exec_memset_node_set_params) \
+  X(cudaGraphExecHostNodeSetParams, __smc_graph_exec_host_node_set_params)     \
+  X(cudaGraphExecChildGraphNodeSetParams,                                      \
+    __smc_graph_exec_child_graph_node_set_params)                              \
+  X(cudaGraphExecEventRecordNodeSetEvent,                                      \
+    __smc_graph_exec_event_record_node_set_event)                              \
+  X(cudaGraphExecEventWaitNodeSetEvent,                                        \
+    __smc_graph_exec_event_wait_node_set_event)                                \
+  X(cudaGraphExecExternalSemaphoresSignalNodeSetParams,                        \
+    __smc_graph_exec_ext_semaphores_signal_node_set_params)                    \
+  X(cudaGraphExecExternalSemaphoresWaitNodeSetParams,                          \
+    __smc_graph_exec_ext_semaphores_wait_node_set_params)                      \
+  X(cudaGraphExecNodeSetParams, __smc_graph_exec_node_set_params)              \
+  X(cudaGraphNodeSetEnabled, __smc_graph_node_set_enabled)                     \
   X(cudaStreamCreateWithPriority, __smc_stream_create_with_priority)           \
   X(cudaMemsetAsync, __smc_memset_async)                                       \
   X(cudaMemsetAsync_ptsz, __smc_memset_async_ptsz)                             \

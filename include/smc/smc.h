@@ -404,5 +404,7 @@ bool loadProfiles(const std::string &path, std::string *error = nullptr);
 
 // smc::Batch, slice co-scheduling of recorded launches.
 #include "smc/batch.h"
+// Graph layouts, co-scheduling of CUDA graphs
+#include "smc/graphs.h"
 
 #endif // SMC_SMC_H

@@ -48,7 +48,8 @@
 namespace smc {
 
 enum class LockLevel : unsigned char {
-  Batch = 1,
+  Graphs = 1,
+  Batch,
   BatchLanes,
   Locality,
   CoRun,

@@ -30,7 +30,7 @@ namespace smc {
 //===----------------------------------------------------------------------===//
 
 bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
-                 std::string &Error) {
+                 std::string &Error, const std::string &Who) {
   const driver::Api *Api = driver::api(&Error);
   if (!Api)
     return false;
@@ -96,14 +96,14 @@ bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
 
     Pending.Known = batch::useIssueProfile(Profiles, T) != nullptr;
     if (!Pending.Known && Sliceable) {
-      tellKernel(*L.Kernel, "smc::Batch: no \"issue\" profile for '" + T.Name +
+      tellKernel(*L.Kernel, Who + ": no \"issue\" profile for '" + T.Name +
                                 "' (scripts/smc-profile --ncu records one): "
-                                "its launches are not sliced (Search runs "
+                                "its launches are not sliced (a search runs "
                                 "them whole or as workers)");
     }
     if (!Sliceable && !config().Disabled)
-      tellKernel(*L.Kernel, "smc::Batch: no usable __slice variant (see the "
-                            "kernel's remarks); its launches run whole");
+      tellKernel(*L.Kernel, Who + ": no usable __slice variant (see the "
+                                  "kernel's remarks); its launches run whole");
     F.Pending.push_back(std::move(Pending));
   }
   return true;

@@ -79,9 +79,9 @@ struct Facts {
 };
 
 // The facts of Launches (recorded on one device), or false with Error
-// saying why not.
+// saying why not.  Who names the user in what the user is told.
 bool gatherFacts(const std::vector<RecordedLaunch> &Launches, Facts &F,
-                 std::string &Error);
+                 std::string &Error, const std::string &Who = "smc::Batch");
 
 // The device's two lanes, made on first use (see RecordedLaunches.cpp).
 cudaError_t batchLanes(DeviceState &Dev, cudaStream_t (&Lanes)[2]);

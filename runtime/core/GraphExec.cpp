@@ -7,16 +7,17 @@
 // instantiated from one graph would share it too, and they may run at the
 // same time.
 //
-// So the host rewrite sends cudaGraphInstantiate* and cudaGraphExecUpdate
-// here first.  Every __smc kernel node of the graph (in child graphs too)
-// keeps its counter block if no executable graph uses that block yet;
-// otherwise the node, in the caller's graph, is given a new block before
-// CUDA copies the graph's parameters into the executable graph.  Only the
-// descriptor's counter pointers change, which no one but the variant reads.
-// A node for which no block can be had runs the original kernel, and the
-// user is told.  Costs nothing on the GPU; instantiation walks the graph
-// once.
+// So the host rewrite's entries for cudaGraphInstantiate* and
+// cudaGraphExecUpdate (graphs/GraphEntries.cpp) come here first.  Every __smc
+// kernel node of the graph (in child graphs too) keeps its counter block if no
+// executable graph uses that block yet; otherwise the node, in the caller's
+// graph, is given a new block before CUDA copies the graph's parameters into
+// the executable graph.  Only the descriptor's counter pointers change, which
+// no one but the variant reads. A node for which no block can be had runs the
+// original kernel, and the user is told.  Costs nothing on the GPU;
+// instantiation walks the graph once.
 //===----------------------------------------------------------------------===//
+#include "core/GraphExec.h"
 #include "base/Cuda.h"
 #include "base/Messages.h"
 #include "core/Devices.h"
@@ -133,7 +134,8 @@ private:
   const driver::Api &Api;
 };
 
-// Before `graph` is instantiated, or an executable graph updated from it.
+} // namespace
+
 cudaError_t giveOwnCounters(cudaGraph_t Graph) {
   if (!Graph || config().Disabled || forwardAll())
     return cudaSuccess;
@@ -148,47 +150,4 @@ cudaError_t giveOwnCounters(cudaGraph_t Graph) {
   return CounterAssigner(*Api).walk(Graph);
 }
 
-// Gives the graph's nodes their own counter blocks, then makes the CUDA call
-// the program made.
-template <typename CudaCall, typename... Args>
-cudaError_t thenCall(cudaGraph_t Graph, CudaCall Call, Args... A) {
-  cudaError_t Err = giveOwnCounters(Graph);
-  return Err != cudaSuccess ? Err : Call(A...);
-}
-
-} // namespace
 } // namespace smc
-
-extern "C" cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
-                                               cudaGraph_t Graph,
-                                               unsigned long long Flags) {
-  return smc::thenCall(Graph, cudaGraphInstantiate, Exec, Graph, Flags);
-}
-
-extern "C" cudaError_t
-__smc_graph_instantiate_with_flags(cudaGraphExec_t *Exec, cudaGraph_t Graph,
-                                   unsigned long long Flags) {
-  return smc::thenCall(Graph, cudaGraphInstantiateWithFlags, Exec, Graph,
-                       Flags);
-}
-
-extern "C" cudaError_t
-__smc_graph_instantiate_with_params(cudaGraphExec_t *Exec, cudaGraph_t Graph,
-                                    cudaGraphInstantiateParams *Params) {
-  return smc::thenCall(Graph, cudaGraphInstantiateWithParams, Exec, Graph,
-                       Params);
-}
-
-extern "C" cudaError_t
-__smc_graph_instantiate_with_params_ptsz(cudaGraphExec_t *Exec,
-                                         cudaGraph_t Graph,
-                                         cudaGraphInstantiateParams *Params) {
-  return smc::thenCall(Graph, cudaGraphInstantiateWithParams_ptsz, Exec, Graph,
-                       Params);
-}
-
-extern "C" cudaError_t
-__smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
-                        cudaGraphExecUpdateResultInfo *ResultInfo) {
-  return smc::thenCall(Graph, cudaGraphExecUpdate, Exec, Graph, ResultInfo);
-}

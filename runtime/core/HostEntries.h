@@ -31,6 +31,8 @@ cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void *Dst, const void *Src,
 cudaError_t CUDARTAPI cudaGraphInstantiateWithParams_ptsz(
     cudaGraphExec_t *PGraphExec, cudaGraph_t Graph,
     cudaGraphInstantiateParams *InstantiateParams);
+cudaError_t CUDARTAPI cudaGraphLaunch_ptsz(cudaGraphExec_t GraphExec,
+                                           cudaStream_t Stream);
 
 // dispatch/Dispatcher.cpp
 SMC_EXPORT cudaError_t __smc_launch_kernel(const void *Func, dim3 Grid,
@@ -43,7 +45,7 @@ SMC_EXPORT cudaError_t __smc_launch_kernel_ptsz(const void *Func, dim3 Grid,
                                                 cudaStream_t Stream);
 SMC_EXPORT cudaError_t __smc_device_reset();
 
-// core/GraphExec.cpp
+// graphs/GraphEntries.cpp
 SMC_EXPORT cudaError_t __smc_graph_instantiate(cudaGraphExec_t *Exec,
                                                cudaGraph_t Graph,
                                                unsigned long long Flags);
@@ -58,6 +60,42 @@ SMC_EXPORT cudaError_t __smc_graph_instantiate_with_params_ptsz(
 SMC_EXPORT cudaError_t
 __smc_graph_exec_update(cudaGraphExec_t Exec, cudaGraph_t Graph,
                         cudaGraphExecUpdateResultInfo *ResultInfo);
+SMC_EXPORT cudaError_t __smc_graph_launch(cudaGraphExec_t Exec,
+                                          cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_graph_launch_ptsz(cudaGraphExec_t Exec,
+                                               cudaStream_t Stream);
+SMC_EXPORT cudaError_t __smc_graph_exec_destroy(cudaGraphExec_t Exec);
+SMC_EXPORT cudaError_t __smc_graph_exec_kernel_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node,
+    const cudaKernelNodeParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_memcpy_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node,
+    const cudaMemcpy3DParms *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_memcpy_node_set_params_1d(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, void *Dst, const void *Src,
+    size_t Count, cudaMemcpyKind Kind);
+SMC_EXPORT cudaError_t __smc_graph_exec_memset_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, const cudaMemsetParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_host_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node,
+    const cudaHostNodeParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_child_graph_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, cudaGraph_t Child);
+SMC_EXPORT cudaError_t __smc_graph_exec_event_record_node_set_event(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, cudaEvent_t Event);
+SMC_EXPORT cudaError_t __smc_graph_exec_event_wait_node_set_event(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, cudaEvent_t Event);
+SMC_EXPORT cudaError_t __smc_graph_exec_ext_semaphores_signal_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node,
+    const cudaExternalSemaphoreSignalNodeParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_ext_semaphores_wait_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node,
+    const cudaExternalSemaphoreWaitNodeParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_exec_node_set_params(
+    cudaGraphExec_t Exec, cudaGraphNode_t Node, cudaGraphNodeParams *Params);
+SMC_EXPORT cudaError_t __smc_graph_node_set_enabled(cudaGraphExec_t Exec,
+                                                    cudaGraphNode_t Node,
+                                                    unsigned int IsEnabled);
 
 // batch/Recording.cpp: recorded into an smc::Batch while one records on the
 // calling thread, else forwarded.

@@ -26,6 +26,8 @@ struct Kernels {
   std::map<std::pair<const void *, int>, std::unique_ptr<KernelEntry>> Entries;
   // __smc variants by CUfunction, for finding their graph nodes.
   std::map<CUfunction, KernelEntry *> SmcVariants;
+  // Originals by CUfunction, for reading graph nodes (graphs/).
+  std::map<CUfunction, KernelEntry *> Originals;
   // Entries of devices that were reset: kept, as other threads' caches may
   // still point into them (they are never used again).
   std::vector<std::unique_ptr<KernelEntry>> Retired;
@@ -134,6 +136,7 @@ KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
     if (K->Smc)
       G.SmcVariants[K->Smc] = K.get();
   }
+  G.Originals[K->Original] = K.get();
   Slot = std::move(K);
   return Slot.get();
 }
@@ -143,16 +146,22 @@ KernelEntry *kernelOfSmcVariant(CUfunction Variant) {
   return It == forever<Kernels>().SmcVariants.end() ? nullptr : It->second;
 }
 
+KernelEntry *kernelOfOriginal(CUfunction Original) {
+  auto It = forever<Kernels>().Originals.find(Original);
+  return It == forever<Kernels>().Originals.end() ? nullptr : It->second;
+}
+
 bool anySmcVariant() { return !forever<Kernels>().SmcVariants.empty(); }
 
 void retireKernels(int Ordinal) {
   Kernels &G = forever<Kernels>();
-  for (auto It = G.SmcVariants.begin(); It != G.SmcVariants.end();) {
-    if (It->second->Device->Ordinal == Ordinal)
-      It = G.SmcVariants.erase(It);
-    else
-      ++It;
-  }
+  for (auto *Functions : {&G.SmcVariants, &G.Originals})
+    for (auto It = Functions->begin(); It != Functions->end();) {
+      if (It->second->Device->Ordinal == Ordinal)
+        It = Functions->erase(It);
+      else
+        ++It;
+    }
   for (auto It = G.Entries.begin(); It != G.Entries.end();) {
     if (It->first.second == Ordinal) {
       G.Retired.push_back(std::move(It->second));

@@ -71,6 +71,9 @@ KernelEntry *kernelEntry(const void *Symbol, DeviceState &Dev,
 // Registry lock held.  The kernel whose __smc variant is `Variant`, if any
 // such variant was looked up (graph nodes, GraphExec.cpp); whether any was.
 KernelEntry *kernelOfSmcVariant(CUfunction Variant);
+// Registry lock held.  The kernel whose original is `Original`, if it was
+// launched through the runtime.
+KernelEntry *kernelOfOriginal(CUfunction Original);
 bool anySmcVariant();
 
 // Registry lock held.  Forgets the kernels of device `Ordinal` (kept, never

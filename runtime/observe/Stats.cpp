@@ -29,6 +29,7 @@ struct Collector {
   std::string DeviceName;
   bool HaveDevice = false;
   std::vector<nlohmann::ordered_json> Launches;
+  std::vector<nlohmann::ordered_json> Graphs;
 };
 
 void writeStatsAtExit();
@@ -53,7 +54,14 @@ void writeStatsAtExit() {
        << ",\n \"launches\": [";
   for (size_t I = 0; I < C->Launches.size(); ++I)
     File << (I ? ",\n  " : "\n  ") << C->Launches[I].dump();
-  File << "\n ]}\n";
+  File << "\n ]";
+  if (!C->Graphs.empty()) {
+    File << ",\n \"graphs\": [";
+    for (size_t I = 0; I < C->Graphs.size(); ++I)
+      File << (I ? ",\n  " : "\n  ") << C->Graphs[I].dump();
+    File << "\n ]";
+  }
+  File << "}\n";
   File.close();
   if (!File)
     std::fprintf(stderr, "smc: cannot write SMC_STATS file '%s'\n",
@@ -129,6 +137,24 @@ void record(const LaunchRecord &Launch, const std::string &DeviceName) {
     C->HaveDevice = true;
   }
   C->Launches.push_back(std::move(J));
+}
+
+void recordGraph(const GraphRecord &Graph) {
+  Collector *C = collector();
+  if (!C)
+    return;
+  nlohmann::ordered_json J;
+  J["laid_out"] = Graph.Reason.empty();
+  if (!Graph.Reason.empty())
+    J["reason"] = Graph.Reason;
+  J["co_run_sets"] = Graph.CoRunSets;
+  J["branches"] = Graph.Branches;
+  J["trials"] = Graph.Trials;
+  J["layout"] = Graph.Layout;
+  J["original_ms"] = Graph.OriginalMs;
+  J["layout_ms"] = Graph.LayoutMs;
+  Guard Lock(C->Mutex);
+  C->Graphs.push_back(std::move(J));
 }
 
 } // namespace stats

@@ -3,6 +3,7 @@
 // With SMC_STATS=<file> the runtime records every launch it handles and
 // writes them, at process exit, as
 //   {"device": "<name>", "launches": [ {...}, ... ]}
+// followed, where graph layouts recorded any, by "graphs": [ {...}, ... ].
 // For an SM-centric launch the record holds the counts the variant wrote
 // into its statistics block (chunks and active workers per SM, stolen
 // chunks, retreated workers, workers on SMs outside the tables).  To read
@@ -65,6 +66,20 @@ struct LaunchRecord {
 // Adds a record.  The first record's DeviceName becomes the file's
 // "device"; each record also carries its device ordinal.
 void record(const LaunchRecord &Launch, const std::string &DeviceName);
+
+// What graph layouts (graphs/) did with one executable graph: why it is not
+// laid out, or the layout its search settled on.  Written as the file's
+// "graphs" list.
+struct GraphRecord {
+  std::string Reason; // empty: laid out
+  unsigned CoRunSets = 0;
+  unsigned Branches = 0;
+  unsigned Trials = 0;
+  std::string Layout; // "original": the graph as instantiated
+  double OriginalMs = 0;
+  double LayoutMs = 0;
+};
+void recordGraph(const GraphRecord &Graph);
 
 } // namespace stats
 } // namespace smc

@@ -83,6 +83,17 @@ Config readConfig(const std::function<const char *(const char *)> &Lookup,
       Messages.push_back("SMC_AUTO_SEARCH: '" + Search +
                          "' is not one of on, off; using on");
   }
+  if (std::string Layouts = Value("SMC_GRAPH_LAYOUTS"); !Layouts.empty()) {
+    if (Layouts == "off")
+      C.GraphLayoutMode = GraphLayouts::Off;
+    else if (Layouts == "search")
+      C.GraphLayoutMode = GraphLayouts::Search;
+    else if (Layouts == "random")
+      C.GraphLayoutMode = GraphLayouts::Random;
+    else
+      Messages.push_back("SMC_GRAPH_LAYOUTS: '" + Layouts +
+                         "' is not one of off, search, random; using off");
+  }
   return C;
 }
 

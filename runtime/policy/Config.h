@@ -42,6 +42,8 @@ struct Config {
   std::string ProfileRecordPath;
   // SMC_AUTO_SEARCH: on (co-runs that recur are measured) or off.
   bool AutoSearch = true;
+  // SMC_GRAPH_LAYOUTS: off, search or random (docs/graphs.md).
+  GraphLayouts GraphLayoutMode = GraphLayouts::Off;
 
   static constexpr uint32_t DefaultTraceRecords = 1u << 20;
   static constexpr uint32_t MaxTraceRecords = 1u << 27;

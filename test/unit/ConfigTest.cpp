@@ -39,6 +39,7 @@ TEST(Config, DefaultsWithNothingSet) {
   EXPECT_EQ(C.ProfilePath, "");
   EXPECT_EQ(C.ProfileRecordPath, "");
   EXPECT_TRUE(C.AutoSearch);
+  EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Off);
 }
 
 TEST(Config, GoodValues) {
@@ -51,7 +52,8 @@ TEST(Config, GoodValues) {
                    {"SMC_PRIORITY", "Off"},
                    {"SMC_PROFILE", "p.json"},
                    {"SMC_PROFILE_RECORD", "r.json"},
-                   {"SMC_AUTO_SEARCH", "off"}},
+                   {"SMC_AUTO_SEARCH", "off"},
+                   {"SMC_GRAPH_LAYOUTS", "random"}},
                   Messages);
   EXPECT_TRUE(Messages.empty());
   EXPECT_TRUE(C.Disabled);
@@ -67,6 +69,7 @@ TEST(Config, GoodValues) {
   EXPECT_EQ(C.ProfilePath, "p.json");
   EXPECT_EQ(C.ProfileRecordPath, "r.json");
   EXPECT_FALSE(C.AutoSearch);
+  EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Random);
 }
 
 TEST(Config, DisableIsAnyValueButEmptyAndZero) {
@@ -90,9 +93,10 @@ TEST(Config, EachBadValueGetsOneMessage) {
   Config C = read({{"SMC_POLICY", "vecAdd=smc(workers=x)"},
                    {"SMC_TRACE_RECORDS", "0"},
                    {"SMC_PRIORITY", "sometimes"},
-                   {"SMC_AUTO_SEARCH", "maybe"}},
+                   {"SMC_AUTO_SEARCH", "maybe"},
+                   {"SMC_GRAPH_LAYOUTS", "always"}},
                   Messages);
-  ASSERT_EQ(Messages.size(), 4u);
+  ASSERT_EQ(Messages.size(), 5u);
   EXPECT_TRUE(C.PolicyBroken);
   EXPECT_NE(Messages[0].find("SMC_POLICY: in rule 'vecAdd=smc(workers=x)'"),
             std::string::npos)
@@ -109,6 +113,9 @@ TEST(Config, EachBadValueGetsOneMessage) {
   EXPECT_TRUE(C.AutoSearch);
   EXPECT_EQ(Messages[3],
             "SMC_AUTO_SEARCH: 'maybe' is not one of on, off; using on");
+  EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Off);
+  EXPECT_EQ(Messages[4], "SMC_GRAPH_LAYOUTS: 'always' is not one of off, "
+                         "search, random; using off");
 }
 
 TEST(Config, TraceRecordsOutOfRange) {
