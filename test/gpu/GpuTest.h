@@ -338,6 +338,21 @@ protected:
   void TearDown() override;
 };
 
+// A driver API function, or null.  Graph tests look into graphs and build
+// child-graph nodes through the driver API: the runtime API's
+// cudaGraphKernelNodeGetParams and cudaGraphAddChildGraphNode returned
+// cudaErrorInvalidDeviceFunction on graphs of variant nodes (H100, CUDA 13;
+// a one-kernel program did not).
+template <typename Fn> Fn driverFunction(const char *Name, unsigned Version) {
+  void *Address = nullptr;
+  cudaDriverEntryPointQueryResult Status;
+  if (cudaGetDriverEntryPointByVersion(
+          Name, &Address, Version, cudaEnableDefault, &Status) != cudaSuccess ||
+      Status != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<Fn>(Address);
+}
+
 } // namespace smctest
 
 /// The child side of Lifetime.ProcessExitsCleanlyWithLaunchesInFlight:

@@ -37,20 +37,6 @@ __global__ void graphCountRunsEarlyExit(uint32_t *Runs) {
 
 namespace {
 
-// The tests look into graphs and build child-graph nodes through the
-// driver API: in this file the runtime API's cudaGraphKernelNodeGetParams
-// and cudaGraphAddChildGraphNode returned cudaErrorInvalidDeviceFunction on
-// graphs of variant nodes (H100, CUDA 13; a one-kernel program did not).
-template <typename Fn> Fn driverFunction(const char *Name, unsigned Version) {
-  void *Address = nullptr;
-  cudaDriverEntryPointQueryResult Status;
-  if (cudaGetDriverEntryPointByVersion(
-          Name, &Address, Version, cudaEnableDefault, &Status) != cudaSuccess ||
-      Status != cudaDriverEntryPointSuccess)
-    return nullptr;
-  return reinterpret_cast<Fn>(Address);
-}
-
 constexpr int kExecs = 4;
 constexpr int kReplays = 250;
 const dim3 kGrid(37, 29);
