@@ -62,6 +62,10 @@ struct GraphLayoutReport {
   double layoutMs = 0;
   // Executable graphs the runtime holds for this one now.
   unsigned executables = 0;
+  // Times the settled search re-measured what it kept (every 2,048
+  // replays: a kept layout that no longer wins is dropped; the graph as
+  // instantiated, kept, whose replays drift by 10% is searched again).
+  unsigned rechecks = 0;
 };
 
 // What the runtime knows of `exec`; false if the program did not

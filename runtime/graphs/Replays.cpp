@@ -10,6 +10,7 @@
 #include "observe/Stats.h"
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 namespace smc::graphs {
@@ -100,6 +101,11 @@ void Replays::poll() {
     cudaEventElapsedTime(&Ms, T.Start, T.End);
     FreeEvents.push_back(T.Start);
     FreeEvents.push_back(T.End);
+    if (T.Kind == Role::CheckKept || T.Kind == Role::CheckProgram) {
+      (T.Kind == Role::CheckKept ? CheckKeptMs : CheckProgramMs).push_back(Ms);
+      recheck();
+      continue;
+    }
     if (!Search || Settled)
       continue;
     if (T.Kind == Role::Baseline) {
@@ -158,9 +164,39 @@ void Replays::finishSet() {
     settle();
 }
 
+void Replays::recheck() {
+  bool Ours = Current != nullptr;
+  if (CheckProgramMs.size() < RecheckRuns ||
+      (Ours && CheckKeptMs.size() < RecheckRuns))
+    return;
+  double ProgramMs = median(CheckProgramMs);
+  double KeptNowMs = median(CheckKeptMs);
+  CheckKeptMs.clear();
+  CheckProgramMs.clear();
+  ++Rechecks;
+  if (Ours && !fasterBy(KeptNowMs, ProgramMs)) {
+    tell("graph layouts: a graph's kept layout no longer beats it as "
+         "instantiated (" +
+         formatMs(KeptNowMs) + " against " + formatMs(ProgramMs) +
+         "): it runs as instantiated");
+    destroyOurs(Current);
+    Kept.assign(Model->sets().size(), std::nullopt);
+    KeptMs = 0;
+    OriginalMs = ProgramMs;
+  } else if (!Ours &&
+             std::abs(ProgramMs - OriginalMs) > DriftShare * OriginalMs) {
+    tell("graph layouts: a graph's replays went from " + formatMs(OriginalMs) +
+         " to " + formatMs(ProgramMs) + ": searching again");
+    Settled = Searched = false;
+    startSet(0);
+  }
+}
+
 void Replays::settle(const std::string &Why) {
   Search.reset();
   Settled = true;
+  Searched = Why.empty();
+  SettledAt = Count;
   destroyOurs(Trial);
   bool Original = !Current;
   if (!Why.empty()) {
@@ -221,8 +257,21 @@ cudaGraphExec_t Replays::choose(Role &Kind) {
   if (Mode == GraphLayouts::Random)
     return chooseRandom();
   cudaGraphExec_t Kept = Current ? Current : Program;
-  if (Settled)
-    return Kept;
+  if (Settled) {
+    if (!Searched || Mode != GraphLayouts::Search)
+      return Kept;
+    if (!CheckLeft && Count - SettledAt >= RecheckEvery) {
+      CheckLeft = Current ? 2 * RecheckRuns : RecheckRuns;
+      SettledAt = Count;
+    }
+    if (!CheckLeft)
+      return Kept;
+    --CheckLeft;
+    // Only the program's graph is timed when it is what was kept.
+    bool ProgramTurn = !Current || CheckLeft % 2;
+    Kind = ProgramTurn ? Role::CheckProgram : Role::CheckKept;
+    return ProgramTurn ? Program : Kept;
+  }
   Kind = Role::Baseline;
   // A trial every other replay, within the budget; none while the last
   // one's time is unread.
@@ -298,8 +347,9 @@ cudaError_t Replays::launch(cudaStream_t Stream) {
     return cudaGraphLaunch(Program, Stream);
   }
   // Once settled on the program's own executable graph, nothing is
-  // recorded: CUDA orders its replays.
-  bool Record = !Settled || Exec != Program;
+  // recorded: CUDA orders its replays.  Settled on one of the runtime's, a
+  // recheck may interleave the two.
+  bool Record = !Settled || Current;
   if (Order && Record)
     cudaEventRecord(Order, Stream);
   LastExec = Record ? Exec : nullptr;
@@ -319,6 +369,7 @@ void Replays::report(GraphLayoutReport &R) const {
   R.originalMs = OriginalMs;
   R.layoutMs = Current ? KeptMs : OriginalMs;
   R.executables = unsigned(!!Current + !!Trial + !!Drawn);
+  R.rechecks = Rechecks;
 }
 
 } // namespace smc::graphs

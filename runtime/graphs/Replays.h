@@ -40,6 +40,14 @@ constexpr unsigned GraphTrials = 192;
 constexpr unsigned GraphConfirmRuns = 4;
 // Baseline replays whose median a trial is judged against.
 constexpr unsigned BaselineWindow = 32;
+// Once settled after a search: every RecheckEvery replays, RecheckRuns
+// timed replays of the kept layout and as many of the program's own
+// executable graph, interleaved.  A kept layout no longer faster by the
+// margin is dropped; the program's graph kept, but now more than
+// DriftShare slower or faster than when it was searched, is searched again.
+constexpr unsigned long long RecheckEvery = 2048;
+constexpr unsigned RecheckRuns = 4;
+constexpr double DriftShare = 0.10;
 
 class Replays {
 public:
@@ -57,7 +65,7 @@ public:
   void report(GraphLayoutReport &R) const;
 
 private:
-  enum class Role { Baseline, Trial, Untimed };
+  enum class Role { Baseline, Trial, CheckKept, CheckProgram, Untimed };
   struct Timed {
     cudaEvent_t Start = nullptr, End = nullptr;
     Role Kind = Role::Baseline;
@@ -71,6 +79,8 @@ private:
   void startSet(size_t Set);
   void finishSet();
   void settle(const std::string &Why = "");
+  // Once the recheck's replays are read: keeps, drops or searches again.
+  void recheck();
   cudaGraphExec_t buildOrStop(const GraphLayout &L);
   GraphLayout withSet(const batch::Layout &L) const;
   void destroyOurs(cudaGraphExec_t &Exec);
@@ -96,6 +106,11 @@ private:
   bool LengthChecked = false;     // whether the graph is long enough to search
   double OriginalMs = 0; // the program's graph, the first set's baseline
   bool Settled = false;
+  bool Searched = false;            // settled after a search: rechecked
+  unsigned long long SettledAt = 0; // the replay of the last (re)check
+  unsigned CheckLeft = 0;           // replays of the recheck to launch
+  std::vector<double> CheckKeptMs, CheckProgramMs;
+  unsigned Rechecks = 0;
   cudaGraphExec_t Drawn = nullptr; // Random mode's last
   std::mt19937 Random{20141201};
 

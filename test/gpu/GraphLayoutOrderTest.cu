@@ -13,7 +13,9 @@
 // the first branches' results; a kernel after them all checks every
 // branch's final output.  The second replays three executable graphs of
 // one graph on three streams at once, each replay a layout at random, and
-// counts every element's runs: exactly once per kernel and replay.
+// counts every element's runs: exactly once per kernel and replay.  The
+// third replays, in Search mode, a graph long enough to be searched (four
+// branches of CTAs that sleep for 100 us) and counts every CTA's runs.
 //===----------------------------------------------------------------------===//
 #include "GraphLayoutTest.h"
 
@@ -296,6 +298,76 @@ TEST_F(GraphLayoutOrderTest,
     ASSERT_NO_FATAL_FAILURE(report(E, R));
     EXPECT_TRUE(R.laidOut) << reportLine(R);
     EXPECT_EQ(R.replays, kReplays) << reportLine(R);
+  }
+}
+
+} // namespace
+
+// Each CTA sleeps for about Cycles clocks (sleeping warps leave the issue
+// slots to others, so SM-centric workers hand chunks over as they would in
+// a kernel that waits on memory), then counts its run.
+__global__ void layoutSleep(uint32_t *Runs, long long Cycles) {
+  long long Start = clock64();
+  while (clock64() - Start < Cycles)
+    __nanosleep(2000);
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(&Runs[blockIdx.x], 1u);
+}
+
+namespace {
+
+// Search mode on a graph of about 0.8 ms (8 waves of 100 us CTAs on 132
+// SMs), long enough to be searched: 4,000 replays with trials paced by the
+// budget (a layout of a quarter of the workers runs about four times as
+// long, so on an H200 the search had not settled after 8,000), every CTA
+// run once per replay whatever ran, at most three executable graphs of the
+// runtime's; where a whole search settled, the settled search re-measured
+// after 2,048 more (on an H200 the first trial, the branches on two lanes,
+// cost this graph 0.79 ms, so it was not searched).
+TEST_F(GraphLayoutTest, SearchedGraphsRunEveryCtaOnce) {
+  constexpr unsigned kCtas = 2048, kReplays = 4000;
+  const long long Cycles = 200000; // 100 us at 2 GHz
+  DeviceArray<uint32_t> Runs[kStreams];
+  for (auto &R : Runs) {
+    SMC_CUDA_ASSERT(R.allocate(kCtas));
+    SMC_CUDA_ASSERT(cudaMemset(R.get(), 0, R.bytes()));
+  }
+  cudaGraph_t Graph;
+  ASSERT_NO_FATAL_FAILURE(beginCapture(kStreams));
+  for (unsigned B = 0; B < kStreams; ++B)
+    layoutSleep<<<kCtas, 256, 0, Streams[B]>>>(Runs[B].get(), Cycles);
+  ASSERT_NO_FATAL_FAILURE(endCapture(kStreams, Graph));
+  cudaGraphExec_t Exec;
+  ASSERT_NO_FATAL_FAILURE(instantiate(Exec, Graph, smc::GraphLayouts::Search));
+  unsigned SettledAt = 0;
+  smc::GraphLayoutReport R;
+  for (unsigned Replay = 1; Replay <= kReplays; ++Replay) {
+    SMC_CUDA_ASSERT(cudaGraphLaunch(Exec, Streams[0]));
+    if (Replay % 64)
+      continue;
+    SMC_CUDA_ASSERT(cudaStreamSynchronize(Streams[0]));
+    ASSERT_NO_FATAL_FAILURE(report(Exec, R));
+    if (R.settled && !SettledAt)
+      SettledAt = Replay;
+  }
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Streams[0]));
+  ASSERT_NO_FATAL_FAILURE(report(Exec, R));
+  std::printf("[ info     ] %s, settled at %u, %u rechecks\n",
+              reportLine(R).c_str(), SettledAt, R.rechecks);
+  EXPECT_TRUE(R.laidOut) << reportLine(R);
+  EXPECT_EQ(R.replays, kReplays) << reportLine(R);
+  EXPECT_GT(R.trials, 0u) << reportLine(R);
+  // Rechecked only after a whole search (192 trials): a graph whose first
+  // trial costs too much for one is not searched, and not rechecked.
+  if (SettledAt && SettledAt + 2048 + 64 <= kReplays && R.trials >= 192)
+    EXPECT_GE(R.rechecks, 1u) << reportLine(R);
+  EXPECT_LE(R.executables, 3u) << reportLine(R);
+  for (unsigned B = 0; B < kStreams; ++B) {
+    std::vector<uint32_t> Host;
+    SMC_CUDA_ASSERT(Runs[B].download(Host));
+    for (unsigned I = 0; I < kCtas; ++I)
+      ASSERT_EQ(Host[I], kReplays) << "branch " << B << ", CTA " << I;
   }
 }
 
