@@ -68,7 +68,11 @@ void adopt(cudaGraphExec_t Exec, cudaGraph_t Graph, unsigned long long Flags) {
     Model = GraphModel::read(Graph, Why);
   Registry &R = registry();
   Guard Lock(R.Mutex);
-  R.LaidOut.erase(Exec);
+  if (auto Old = R.LaidOut.find(Exec); Old != R.LaidOut.end()) {
+    // The next replay is not ordered after the old Replays' last one.
+    Old->second->waitForLast();
+    R.LaidOut.erase(Old);
+  }
   R.NotLaidOut.erase(Exec);
   R.Flags[Exec] = Flags;
   if (!Model) {

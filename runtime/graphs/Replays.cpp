@@ -92,6 +92,11 @@ void Replays::stop(const std::string &Why) {
   Settled = true;
 }
 
+void Replays::waitForLast() {
+  if (Order && LastExec && LastExec != Program)
+    cudaEventSynchronize(Order);
+}
+
 void Replays::poll() {
   while (!Pending.empty() &&
          cudaEventQuery(Pending.front().End) == cudaSuccess) {

@@ -62,6 +62,9 @@ public:
   // The program changed its executable graph's nodes: from now on it runs,
   // after what the runtime's executable graphs run now.
   void stop(const std::string &Why);
+  // Waits until the last replay that ran one of the runtime's executable
+  // graphs has ended (before these Replays give way to new ones).
+  void waitForLast();
   void report(GraphLayoutReport &R) const;
 
 private:
