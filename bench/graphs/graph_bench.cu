@@ -48,6 +48,7 @@
 //===----------------------------------------------------------------------===//
 #include "CudaSupport.cuh"
 #include "GraphCases.h"
+#include "measure/Measured.h"
 #include "smc/smc.h"
 
 #include <cuda_runtime.h>
@@ -150,17 +151,9 @@ Options parseOptions(int Argc, char **Argv, bool &Help) {
   return O;
 }
 
-double median(std::vector<double> V) {
-  if (V.empty())
-    return 0;
-  std::sort(V.begin(), V.end());
-  size_t N = V.size();
-  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
-}
-
 // The median of the last half of Times.
 double lateMedian(const std::vector<double> &Times) {
-  return median(
+  return smc::median(
       std::vector<double>(Times.begin() + Times.size() / 2, Times.end()));
 }
 
@@ -317,7 +310,7 @@ json runCase(GraphCase &Case, BranchCapture &Capture, Replayer &Replays,
     Out["batch_ratio"] = BatchMedian > 0 ? PlainMedian / BatchMedian : 0;
     Out["batch_trial_cost"] = trialCost(BatchMs, PlainMs, PlainMedian);
     Out["batch_layout"] = BatchLayout;
-    Out["batch_run_host_us"] = median(BatchHostUs);
+    Out["batch_run_host_us"] = smc::median(BatchHostUs);
     Out["batch_check"] = BatchError.empty() ? "ok" : "failed";
     Out["batch_check_detail"] = BatchError;
     Out["batch_times_ms"] = BatchMs;

@@ -120,7 +120,6 @@ void Replays::poll() {
       BaselineMedian = median(BaselineMs);
     } else if (T.Kind == Role::Trial) {
       TrialOut = false;
-      ++Trials;
       Budget.spent(TrialBuildMs + Ms - BaselineMedian);
       Search->measured(Ms / 1e3);
     }
@@ -132,11 +131,11 @@ void Replays::poll() {
     return;
   }
   // Once a trial was measured: is the graph long enough to search?
-  if (Trials && !LengthChecked) {
+  if (Budget.trials() && !LengthChecked) {
     LengthChecked = true;
     unsigned Affordable = Budget.affordable(BaselineMedian);
     if (Affordable < GraphTrials)
-      settle("a trial costs " + formatMs(Budget.spentMs() / Trials) +
+      settle("a trial costs " + formatMs(Budget.spentMs() / Budget.trials()) +
              ", and 5% of 1,000 replays of " + formatMs(BaselineMedian) +
              " pays for " + std::to_string(Affordable) +
              ": too short a graph to search");
@@ -216,14 +215,14 @@ void Replays::settle(const std::string &Why) {
     tell("graph layouts: a graph of " + std::to_string(Model->branches()) +
          " branches settled on " +
          (Original ? "the graph as instantiated" : Layout) + " after " +
-         std::to_string(Trials) + " trials (" +
+         std::to_string(Budget.trials()) + " trials (" +
          (Original ? formatMs(OriginalMs) + ", no layout faster by 2%"
                    : formatMs(KeptMs) + " against " + formatMs(OriginalMs)) +
          ")");
   stats::GraphRecord R;
   R.CoRunSets = unsigned(Model->sets().size());
   R.Branches = Model->branches();
-  R.Trials = Trials;
+  R.Trials = Budget.trials();
   R.Layout = Layout;
   R.OriginalMs = OriginalMs;
   R.LayoutMs = Original ? OriginalMs : KeptMs;
@@ -368,7 +367,7 @@ void Replays::report(GraphLayoutReport &R) const {
   R.coRunSets = unsigned(Model->sets().size());
   R.branches = Model->branches();
   R.replays = Count;
-  R.trials = Trials;
+  R.trials = Budget.trials();
   R.settled = Settled && Stopped.empty() && Mode == GraphLayouts::Search;
   R.layout = Current ? GraphModel::text(Kept) : std::string("original");
   R.originalMs = OriginalMs;

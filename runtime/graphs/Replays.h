@@ -123,7 +123,6 @@ private:
   cudaGraphExec_t LastExec = nullptr;
   cudaStream_t LastStream = nullptr;
   unsigned long long Count = 0;
-  unsigned Trials = 0;
 };
 
 } // namespace smc::graphs
