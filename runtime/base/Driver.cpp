@@ -28,6 +28,7 @@ Resolved resolve() {
          lookUp("cuOccupancyMaxActiveBlocksPerMultiprocessor", 6050,
                 A.Occupancy, R.Error) &&
          lookUp("cuFuncSetAttribute", 9000, A.FuncSetAttribute, R.Error) &&
+         lookUp("cuFuncGetAttribute", 2020, A.FuncGetAttribute, R.Error) &&
          lookUp("cuFuncGetParamInfo", 12040, A.FuncGetParamInfo, R.Error) &&
          lookUp("cuGraphKernelNodeGetParams", 12000, A.GraphKernelNodeGetParams,
                 R.Error) &&

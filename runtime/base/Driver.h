@@ -26,6 +26,7 @@ struct Api {
   PFN_cuLaunchKernel_v4000 LaunchKernel;
   PFN_cuOccupancyMaxActiveBlocksPerMultiprocessor_v6050 Occupancy;
   PFN_cuFuncSetAttribute_v9000 FuncSetAttribute;
+  PFN_cuFuncGetAttribute_v2020 FuncGetAttribute;
   PFN_cuFuncGetParamInfo_v12040 FuncGetParamInfo;
   PFN_cuGraphKernelNodeGetParams_v12000 GraphKernelNodeGetParams;
   PFN_cuGraphKernelNodeSetParams_v12000 GraphKernelNodeSetParams;

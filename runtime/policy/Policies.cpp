@@ -36,8 +36,9 @@ bool samePolicy(const Policy &A, const Policy &B) {
          A.clusterDir == B.clusterDir && A.clusterSize == B.clusterSize &&
          A.clusterWidth == B.clusterWidth &&
          A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize &&
-         A.urgent == B.urgent && A.remapRatio == B.remapRatio &&
-         A.remapKeys == B.remapKeys && A.remapControl == B.remapControl;
+         A.urgent == B.urgent && A.reserve == B.reserve &&
+         A.remapRatio == B.remapRatio && A.remapKeys == B.remapKeys &&
+         A.remapControl == B.remapControl;
 }
 
 // The Policies lock held.
@@ -92,9 +93,10 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM) {
   Policy P = policyById(Id);
   if (P.variant == Variant::Auto || P.variant == Variant::Locality) {
-    bool Urgent = P.urgent;
+    bool Urgent = P.urgent, Reserve = P.reserve;
     P = Policy();
     P.urgent = Urgent;
+    P.reserve = Reserve;
   }
   if (P.variant != Variant::SMCentric)
     return Id;
@@ -104,15 +106,28 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
   return policyIdFor(P);
 }
 
-bool urgentPolicySet() {
-  auto Urgent = [](const PolicyRule &Rule) { return Rule.Policy.urgent; };
+namespace {
+
+// Whether some policy set by the API or SMC_POLICY satisfies Has.
+template <typename Pred> bool somePolicySet(Pred Has) {
+  auto Rule = [&](const PolicyRule &R) { return Has(R.Policy); };
   const std::vector<PolicyRule> &Env = config().PolicyRules;
   PolicyTables &T = forever<PolicyTables>();
   Guard Lock(T.Mutex);
-  return std::any_of(T.ByName.begin(), T.ByName.end(), Urgent) ||
-         std::any_of(Env.begin(), Env.end(), Urgent) ||
+  return std::any_of(T.ByName.begin(), T.ByName.end(), Rule) ||
+         std::any_of(Env.begin(), Env.end(), Rule) ||
          std::any_of(T.BySymbol.begin(), T.BySymbol.end(),
-                     [](const auto &Entry) { return Entry.second.urgent; });
+                     [&](const auto &Entry) { return Has(Entry.second); });
+}
+
+} // namespace
+
+bool urgentPolicySet() {
+  return somePolicySet([](const Policy &P) { return P.urgent || P.reserve; });
+}
+
+bool reservePolicySet() {
+  return somePolicySet([](const Policy &P) { return P.reserve; });
 }
 
 //===----------------------------------------------------------------------===//

@@ -39,8 +39,10 @@ const Policy &policyById(uint32_t Id);
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
 
-// Whether some policy set by the API or SMC_POLICY has `urgent`.
+// Whether some policy set by the API or SMC_POLICY has `urgent` (or
+// `reserve`), and `reserve`.
 bool urgentPolicySet();
+bool reservePolicySet();
 
 } // namespace smc
 

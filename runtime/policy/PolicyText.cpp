@@ -157,31 +157,33 @@ private:
                     Policy &Policy) {
     bool IsSmc = Action == "smc", IsSlice = Action == "slice";
     bool IsRemap = Action == "remap";
-    const char *KeysOfAction = IsSmc     ? "workers, sms, order or urgent"
-                               : IsSlice ? "size or urgent"
-                               : IsRemap ? "ratio, keys, control or urgent"
-                                         : "only urgent";
+    const char *KeysOfAction = IsSmc ? "workers, sms, order, urgent or reserve"
+                               : IsSlice ? "size, urgent or reserve"
+                               : IsRemap
+                                   ? "ratio, keys, control, urgent or reserve"
+                                   : "only urgent or reserve";
     std::set<std::string> Seen;
     for (const std::string &RawOption : splitTopLevel(Inner)) {
       std::string Option = trim(RawOption);
       if (Option.empty())
         return fail("empty option in '" + Action + "(" + Inner + ")'");
-      if (Option == "urgent") { // a flag, of every action
+      if (Option == "urgent" || Option == "reserve") { // flags, of every action
         if (!Seen.insert(Option).second)
-          return fail("option 'urgent' is given twice");
-        Policy.urgent = true;
+          return fail("option '" + Option + "' is given twice");
+        (Option == "urgent" ? Policy.urgent : Policy.reserve) = true;
         continue;
       }
       size_t Eq = Option.find('=');
       if (Eq == std::string::npos)
         return fail("option '" + Option + "' has no value (expected " +
-                    "key=value, or urgent)");
+                    "key=value, urgent or reserve)");
       std::string Key = trim(Option.substr(0, Eq));
       std::string Value = trim(Option.substr(Eq + 1));
       if (Key.empty())
         return fail("option '" + Option + "' has no key");
-      if (Key == "urgent")
-        return fail("option 'urgent' takes no value (write 'urgent')");
+      if (Key == "urgent" || Key == "reserve")
+        return fail("option '" + Key + "' takes no value (write '" + Key +
+                    "')");
       bool SmcKey = Key == "workers" || Key == "sms" || Key == "order";
       bool SliceKey = Key == "size";
       bool RemapKey = Key == "ratio" || Key == "keys" || Key == "control";

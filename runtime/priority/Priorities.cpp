@@ -19,6 +19,7 @@
 #include "policy/Config.h"
 #include "policy/Policies.h"
 #include "priority/PriorityRules.h"
+#include "priority/Reserve.h"
 
 #include <memory>
 
@@ -291,8 +292,23 @@ void Priorities::propose(Launch &L, Ticket &T) {
   DeviceState &Dev = *P->Device;
   YieldState &Y = Dev.Rooms.get<YieldState>();
   yieldIfAlwaysOn(Dev, Y);
-  if (urgentLaunch(*P, L.Stream))
+  if (urgentLaunch(*P, L.Stream)) {
+    // A reserved kernel's CTAs start in the room kept for them.
+    if (P->Reserve)
+      return noteReservedLaunch(*P, L.Req.Shape);
     return proposeUrgent(L, T, *P);
+  }
+  // A best-effort launch on every SM leaves room for reserved kernels
+  // (Reserve.h).
+  // It then does not yield: where it yielded, one urgent CTA in about six
+  // found its SM without room and ran 2 to 4 times its time
+  // (smc_tail_bench, docs/results/tail.md); an urgent launch that fits
+  // the room gets in at once all the same.
+  if (P->loopWorkers() && !L.Decision.Sms &&
+      priorityMode() != PriorityMode::Off && leaveReservedRoom(L, *P)) {
+    L.prepared(); // under the placement with fewer workers
+    return;
+  }
   // A best-effort launch yields when it runs as loop-mode workers on every
   // SM it may use, on the stream (not captured, not under SMC_STATS), and
   // yielding is on; no claim ahead, so that a worker leaves right after

@@ -29,7 +29,8 @@
 //
 // The decision-maker's part in a launch (dispatch/Dispatcher.cpp):
 //   propose   urgent: the SMs it takes (an SM-centric launch is confined to
-//             them); best effort: whether it yields;
+//             them), none for a reserved kernel (Reserve.h); best effort:
+//             the room it leaves for reserved kernels, whether it yields;
 //   before    urgent: the writes that take the SMs;
 //   after     urgent: the writes that give them back, Done, the top-ups;
 //             yielding: the launch joins the ring.

@@ -28,4 +28,34 @@ std::vector<unsigned> pickUrgentSms(unsigned Count,
   return Picked;
 }
 
+namespace {
+
+struct Held {
+  uint64_t Threads = 0, Ctas = 0, Registers = 0, Shared = 0;
+};
+
+Held held(const CtaFootprint &F, uint64_t Count, const SmResources &Sm) {
+  uint64_t Warps = (F.Threads + 31) / 32;
+  uint64_t PerWarp = (uint64_t(F.RegistersPerThread) * 32 + 255) / 256 * 256;
+  return {Count * F.Threads, Count, Count * Warps * PerWarp,
+          Count * (uint64_t(F.SharedBytes) + Sm.SharedPerCtaReserved)};
+}
+
+} // namespace
+
+unsigned workersLeavingRoom(const CtaFootprint &Worker, unsigned Target,
+                            const CtaFootprint &Reserved,
+                            const SmResources &Sm) {
+  Held Room = held(Reserved, 1, Sm);
+  for (unsigned Workers = Target; Workers > 1; --Workers) {
+    Held Used = held(Worker, Workers, Sm);
+    if (Used.Threads + Room.Threads <= Sm.Threads &&
+        Used.Ctas + Room.Ctas <= Sm.Ctas &&
+        Used.Registers + Room.Registers <= Sm.Registers &&
+        Used.Shared + Room.Shared <= Sm.SharedBytes)
+      return Workers;
+  }
+  return std::min(Target, 1u);
+}
+
 } // namespace smc

@@ -48,6 +48,29 @@ unsigned urgentSmCount(uint64_t Ctas, unsigned PerSM, unsigned NumSMs);
 std::vector<unsigned> pickUrgentSms(unsigned Count,
                                     const std::vector<bool> &HeldByOthers);
 
+// What one CTA holds on an SM, and what an SM has (reserved room).
+struct CtaFootprint {
+  unsigned Threads = 0;
+  unsigned RegistersPerThread = 0;
+  unsigned SharedBytes = 0; // static + dynamic
+};
+struct SmResources {
+  unsigned Threads = 2048, Ctas = 32, Registers = 65536;
+  unsigned SharedBytes = 233472; // cudaDevAttrMaxSharedMemoryPerMultiprocessor
+  unsigned SharedPerCtaReserved =
+      1024; // cudaDevAttrReservedSharedMemoryPerBlock
+};
+
+// The most workers of footprint `Worker`, at most `Target`, that leave
+// room on one SM for one CTA of `Reserved` (a kernel with Policy::reserve):
+// threads, CTA slots, registers (allocated per warp in units of 256) and
+// shared memory (with the per-CTA reservation) all fit.  At least 1: a
+// best-effort launch keeps one worker per SM rather than none; 0 only when
+// `Target` is 0.
+unsigned workersLeavingRoom(const CtaFootprint &Worker, unsigned Target,
+                            const CtaFootprint &Reserved,
+                            const SmResources &Sm);
+
 } // namespace smc
 
 #endif // SMC_RUNTIME_PRIORITY_PRIORITYRULES_H

@@ -79,7 +79,8 @@ TEST(PolicyText, Auto) {
   EXPECT_EQ(Rules[0].Policy.variant, Variant::Auto);
   EXPECT_EQ(parseOk(" k = auto ")[0].Policy.variant, Variant::Auto);
   expectRuleError("k=auto(workers=2)", "k=auto(workers=2)",
-                  "unknown option 'workers' (auto takes only urgent)");
+                  "unknown option 'workers' (auto takes only urgent or "
+                  "reserve)");
   expectRuleError("k=automatic", "k=automatic",
                   "unknown action 'automatic' (expected original, smc, slice, "
                   "auto, locality or remap)");
@@ -94,7 +95,8 @@ TEST(PolicyText, Locality) {
   EXPECT_TRUE(Urgent.urgent);
   expectRuleError("k=locality(order=contiguous)",
                   "k=locality(order=contiguous)",
-                  "unknown option 'order' (locality takes only urgent)");
+                  "unknown option 'order' (locality takes only urgent or "
+                  "reserve)");
 }
 
 TEST(PolicyText, Remap) {
@@ -163,16 +165,17 @@ TEST(PolicyText, BadRemapOptions) {
                   "'foo' is not a remap control (expected adaptive or always)");
   // Options of other actions, and remap's options on other actions.
   expectRuleError("k=remap(workers=2)", "k=remap(workers=2)",
-                  "unknown option 'workers' (remap takes ratio, keys, control "
-                  "or urgent)");
+                  "unknown option 'workers' (remap takes ratio, keys, control, "
+                  "urgent or reserve)");
   expectRuleError("k=remap(size=4)", "k=remap(size=4)",
-                  "unknown option 'size' (remap takes ratio, keys, control or "
-                  "urgent)");
+                  "unknown option 'size' (remap takes ratio, keys, control, "
+                  "urgent or reserve)");
   expectRuleError("k=smc(ratio=0.5)", "k=smc(ratio=0.5)",
-                  "unknown option 'ratio' (smc takes workers, sms, order or "
-                  "urgent)");
+                  "unknown option 'ratio' (smc takes workers, sms, order, "
+                  "urgent or reserve)");
   expectRuleError("k=locality(keys=random)", "k=locality(keys=random)",
-                  "unknown option 'keys' (locality takes only urgent)");
+                  "unknown option 'keys' (locality takes only urgent or "
+                  "reserve)");
   // Each option once.
   expectRuleError("k=remap(ratio=0.5,ratio=0.5)",
                   "k=remap(ratio=0.5,ratio=0.5)",
@@ -430,7 +433,8 @@ TEST(PolicyText, KeyOfOtherAction) {
                   "'workers' is an option of smc, not of slice");
   expectRuleError("k=slice(sms=1)", "k=slice(sms=1)", "'sms'");
   expectRuleError("k=original(workers=1)", "k=original(workers=1)",
-                  "unknown option 'workers' (original takes only urgent)");
+                  "unknown option 'workers' (original takes only urgent or "
+                  "reserve)");
 }
 
 TEST(PolicyText, UrgentIsAFlagOfEveryAction) {
@@ -450,8 +454,24 @@ TEST(PolicyText, UrgentIsAFlagOfEveryAction) {
   expectRuleError("k=smc(urgent=1)", "k=smc(urgent=1)",
                   "option 'urgent' takes no value");
   expectRuleError("k=original(urgnet)", "k=original(urgnet)",
-                  "option 'urgnet' has no value (expected key=value, or "
-                  "urgent)");
+                  "option 'urgnet' has no value (expected key=value, urgent "
+                  "or reserve)");
+}
+
+TEST(PolicyText, ReserveIsAFlagOfEveryAction) {
+  auto Rules = parseOk("a=original(reserve); b=smc(workers=2, reserve); "
+                       "c=original(urgent)");
+  ASSERT_EQ(Rules.size(), 3u);
+  EXPECT_TRUE(Rules[0].Policy.reserve);
+  EXPECT_FALSE(Rules[0].Policy.urgent); // reserve implies urgent at launch
+  EXPECT_TRUE(Rules[1].Policy.reserve);
+  EXPECT_EQ(Rules[1].Policy.workersPerSM, 2u);
+  EXPECT_FALSE(Rules[2].Policy.reserve);
+  expectRuleError("k=original(reserve, reserve)",
+                  "k=original(reserve, reserve)",
+                  "option 'reserve' is given twice");
+  expectRuleError("k=original(reserve=2)", "k=original(reserve=2)",
+                  "option 'reserve' takes no value (write 'reserve')");
 }
 
 TEST(PolicyText, MalformedOptions) {

@@ -64,3 +64,28 @@ TEST(PriorityYield, PicksTheHighestFreeSms) {
   // The same state gives the same SMs (one urgent stream keeps its SMs).
   EXPECT_EQ(pickUrgentSms(3, Held), pickUrgentSms(3, Held));
 }
+
+TEST(PriorityYield, ReservedRoomFitsOneCtaOfTheReservedKernel) {
+  SmResources Hopper; // 2048 threads, 32 CTAs, 64K registers, 228 KB
+  // The tail benchmark: 128-thread workers (16 fit), a 256-thread urgent
+  // CTA: two workers per SM make room.
+  CtaFootprint Worker{128, 16, 0}, Urgent{256, 32, 0};
+  EXPECT_EQ(workersLeavingRoom(Worker, 16, Urgent, Hopper), 14u);
+  // A plan below the bound keeps its own target.
+  EXPECT_EQ(workersLeavingRoom(Worker, 8, Urgent, Hopper), 8u);
+  // Registers bind: 64 per thread of 256-thread workers (16K registers
+  // each, 4 fit) and an urgent CTA of 128 threads at 128 registers (16K).
+  CtaFootprint Heavy{256, 64, 0}, Wide{128, 128, 0};
+  EXPECT_EQ(workersLeavingRoom(Heavy, 4, Wide, Hopper), 3u);
+  // Shared memory binds, with 1 KB reserved per CTA: 8 workers of 27 KB
+  // (224 KB with the reservations) leave no room for a CTA of 4 KB.
+  CtaFootprint Tiles{128, 16, 27 * 1024}, Small{128, 16, 4 * 1024};
+  EXPECT_EQ(workersLeavingRoom(Tiles, 8, Small, Hopper), 7u);
+  // CTA slots bind: 32 one-warp workers, one slot left for the urgent CTA.
+  CtaFootprint Tiny{32, 16, 0};
+  EXPECT_EQ(workersLeavingRoom(Tiny, 32, Tiny, Hopper), 31u);
+  // Never below one worker per SM, even where no room can be made.
+  CtaFootprint Huge{2048, 32, 0};
+  EXPECT_EQ(workersLeavingRoom(Worker, 16, Huge, Hopper), 1u);
+  EXPECT_EQ(workersLeavingRoom(Worker, 0, Urgent, Hopper), 0u);
+}

@@ -1,0 +1,44 @@
+//===- Reserve.h - Room kept on every SM for a reserved kernel --*- C++ -*-===//
+//
+// Policy::reserve (`k=original(reserve)`): a kernel whose CTAs must start
+// at once beside best-effort SM-centric kernels.  Stream priorities get an
+// urgent CTA the next place that frees on an SM, which beside long CTAs or
+// persistent workers is a CTA's or a chunk's length away (issue 35's
+// measurement: docs/results/tail.md).  Here the place is never taken:
+//
+//   a reserved launch    records its CTA's footprint (threads, registers,
+//                        shared memory) for its device, and runs as its
+//                        policy says, taking no SMs (there is room);
+//   a best-effort launch an SM-centric loop-mode launch that its own
+//                        decision left on every SM runs with the most
+//                        workers per SM that leave room for one CTA of the
+//                        largest reserved footprint (PriorityRules.h:
+//                        workersLeavingRoom), placed under its policy with
+//                        that target (Launch::placeUnder).
+//
+// Until a reserved kernel has launched once on a device, nothing changes
+// there; with no policy `reserve`, a launch pays one atomic load.  Once no
+// policy has `reserve` (a policy change), the room is given back.
+// The Priority lock guards each device's footprints.
+//===----------------------------------------------------------------------===//
+#ifndef SMC_RUNTIME_PRIORITY_RESERVE_H
+#define SMC_RUNTIME_PRIORITY_RESERVE_H
+
+#include "core/Launch.h"
+
+namespace smc {
+
+struct Prepared;
+
+// A launch of a kernel with Policy::reserve: its footprint is kept for its
+// device from now on.
+void noteReservedLaunch(Prepared &P, const LaunchShape &Shape);
+
+// A best-effort launch of `P` (loop-mode workers on every SM): placed under
+// a policy with fewer workers per SM where a reserved footprint needs the
+// room.  True if it was.
+bool leaveReservedRoom(Launch &L, Prepared &P);
+
+} // namespace smc
+
+#endif // SMC_RUNTIME_PRIORITY_RESERVE_H

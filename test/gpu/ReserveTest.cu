@@ -1,0 +1,147 @@
+//===- ReserveTest.cu - Room kept on every SM for a reserved kernel -------===//
+//
+// Policy::reserve (runtime/priority/Reserve.h): once a kernel of that
+// policy has launched, best-effort SM-centric launches leave room on every
+// SM for one of its CTAs.  These tests require:
+//  - a best-effort launch never has more chunks running at once on an SM
+//    than leave room for one reserved CTA (threads bind here: 128-thread
+//    chunks beside a 256-thread CTA), and each of its chunks runs once;
+//  - a reserved launch made while that best-effort launch holds every SM
+//    completes before it ends, each of its CTAs once, on a stream of the
+//    least priority (reserve makes it urgent; it takes no SMs);
+//  - once no policy has `reserve`, best-effort launches fill SMs again.
+// Timings are not conditions; smc_tail_bench (bench/corun/tail.cu)
+// measures them.
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <chrono>
+
+using namespace smctest;
+
+// Each chunk counts itself and the chunks running on its SM with it, and
+// records the most it saw; spins for Nanoseconds of %globaltimer.
+__global__ void reserveBestEffort(uint32_t *Counts, uint32_t *Running,
+                                  uint32_t *MostRunning, uint32_t *Started,
+                                  unsigned long long Nanoseconds) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  uint32_t Sm = __nvvm_read_ptx_sreg_smid();
+  if (threadIdx.x == 0) {
+    atomicAdd(&Counts[blockIdx.x], 1u);
+    atomicAdd(Started, 1u);
+    atomicMax(&MostRunning[Sm], atomicAdd(&Running[Sm], 1u) + 1u);
+  }
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicSub(&Running[Sm], 1u);
+}
+
+// A reserved kernel: 256-thread CTAs that count themselves.
+__global__ void reservedCtas(uint32_t *Counts) {
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(&Counts[blockIdx.x], 1u);
+}
+
+namespace {
+
+class Reserve : public SmcGpuTest {
+protected:
+  void SetUp() override {
+    SmcGpuTest::SetUp();
+    smc::setPolicy(reserveBestEffort, smc::Policy::smCentric());
+    smc::Policy Reserved = smc::Policy::original();
+    Reserved.reserve = true;
+    smc::setPolicy(reservedCtas, Reserved);
+  }
+};
+
+struct BestEffort {
+  DeviceArray<uint32_t> Counts, Running, MostRunning;
+  MappedWord Started;
+  uint32_t Chunks = 0;
+
+  cudaError_t init(uint32_t N, unsigned Sms) {
+    Chunks = N;
+    cudaError_t Err = allocateZeroed(N, Counts);
+    if (Err == cudaSuccess)
+      Err = allocateZeroed(Sms, Running, MostRunning);
+    return Err == cudaSuccess ? Started.reset() : Err;
+  }
+  cudaError_t launch(cudaStream_t Stream, unsigned long long Nanoseconds) {
+    reserveBestEffort<<<Chunks, 128, 0, Stream>>>(Counts.get(), Running.get(),
+                                                  MostRunning.get(),
+                                                  Started.get(), Nanoseconds);
+    return cudaGetLastError();
+  }
+  uint32_t mostOnOneSm() const {
+    std::vector<uint32_t> Most;
+    if (MostRunning.download(Most) != cudaSuccess)
+      return 0;
+    return *std::max_element(Most.begin(), Most.end());
+  }
+};
+
+TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
+  SMC_SKIP_UNDER_STATS("no reserved launch arrives while a best-effort one "
+                       "runs");
+  unsigned Sms = numSMs();
+  int Fit = 0;
+  SMC_CUDA_ASSERT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+      &Fit, reserveBestEffort, 128, 0));
+  ASSERT_GE(Fit, 4);
+  cudaStream_t Low, Other;
+  SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&Low, cudaStreamNonBlocking));
+  SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&Other, cudaStreamNonBlocking));
+
+  // The reserved kernel's first launch: its footprint is known from now on.
+  DeviceArray<uint32_t> First, Second;
+  SMC_CUDA_ASSERT(allocateZeroed(64, First, Second));
+  reservedCtas<<<64, 256, 0, Other>>>(First.get());
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Other));
+  ASSERT_TRUE(allCountsAre(First, 1, "reserved"));
+
+  // About 200 rounds of 100 us chunks on every SM.
+  BestEffort Long;
+  SMC_CUDA_ASSERT(Long.init(uint32_t(Fit) * Sms * 200, Sms));
+  SMC_CUDA_ASSERT(Long.launch(Low, 100000));
+  auto Deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (Long.Started.value() < 2u * uint32_t(Fit) * Sms &&
+         std::chrono::steady_clock::now() < Deadline) {
+  }
+  ASSERT_GE(Long.Started.value(), 2u * uint32_t(Fit) * Sms)
+      << "the best-effort launch did not get going";
+  reservedCtas<<<64, 256, 0, Other>>>(Second.get());
+  SMC_CUDA_ASSERT(cudaGetLastError());
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Other));
+  EXPECT_EQ(cudaStreamQuery(Low), cudaErrorNotReady)
+      << "the best-effort launch ended before the reserved one";
+  cudaGetLastError();
+  SMC_CUDA_SYNC_ASSERT();
+  ASSERT_TRUE(allCountsAre(Second, 1, "reserved"));
+  ASSERT_TRUE(allCountsAre(Long.Counts, 1, "best-effort"));
+  // Room for 256 threads on every SM: at most 2048 / 128 - 2 chunks.
+  int MaxThreads = 0;
+  SMC_CUDA_ASSERT(cudaDeviceGetAttribute(
+      &MaxThreads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
+  uint32_t Bound = uint32_t(std::min(Fit, (MaxThreads - 256) / 128));
+  EXPECT_LE(Long.mostOnOneSm(), Bound)
+      << "a best-effort SM left no room for a reserved CTA";
+  EXPECT_GE(Long.mostOnOneSm(), 1u);
+
+  // No policy reserves any more: the room is given back.
+  smc::setPolicy(reservedCtas, smc::Policy::original());
+  BestEffort Again;
+  SMC_CUDA_ASSERT(Again.init(uint32_t(Fit) * Sms * 20, Sms));
+  SMC_CUDA_ASSERT(Again.launch(Low, 100000));
+  SMC_CUDA_SYNC_ASSERT();
+  ASSERT_TRUE(allCountsAre(Again.Counts, 1, "best-effort"));
+  EXPECT_GT(Again.mostOnOneSm(), Bound)
+      << "best-effort launches still left room with no policy reserving it";
+  cudaStreamDestroy(Low);
+  cudaStreamDestroy(Other);
+}
+
+} // namespace
