@@ -234,7 +234,8 @@ void Bench::setUp(const Options &O, std::vector<Arrival> &Alone) {
   CHECK(cudaMemset(Big, 0, BigWords * sizeof(float4)));
   CHECK(cudaMalloc(&Stamps, 2 * sizeof(unsigned long long)));
   CHECK(cudaMalloc(&ClockWord, sizeof(unsigned long long)));
-  setPolicies(smc::Policy::original());
+  if (O.Role.empty()) // a role's policies come from SMC_POLICY
+    setPolicies(smc::Policy::original());
   Sync = calibrate(ClockWord);
   Green.init(0);
 

@@ -41,6 +41,10 @@ struct Options {
   unsigned Headroom = 2;   // best-effort workers per SM left out
   bool PerArrival = false; // --per-arrival: every arrival in the JSON
   std::string Json;
+  // One side of a run across processes (TailRoles.cu): "urgent" or
+  // "best-effort", meeting through files in Gate; policies from SMC_POLICY.
+  std::string Role, Gate;
+  double Seconds = 0; // best-effort: run this long after the gate opens
 };
 
 // The GPU's %globaltimer against the host's steady clock.
@@ -109,6 +113,10 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
 // The P-quantile of one field of Arrivals.
 double percentile(const std::vector<Arrival> &Arrivals, double Arrival::*Field,
                   double P);
+
+// The urgent or best-effort side of a run across processes (--role); the
+// exit status.
+int runRole(const Options &O);
 
 // Runs Make with Stream's context current (events made then belong to it).
 bool inContextOf(cudaStream_t Stream, void (*Make)(void *), void *State,

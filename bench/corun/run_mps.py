@@ -73,6 +73,14 @@ def corun_pairs(bench):
     return pairs
 
 
+def use_mps_dirs(out):
+    """An MPS daemon of our own: its pipe and log directories under out."""
+    os.environ["CUDA_MPS_PIPE_DIRECTORY"] = os.path.join(out, "mps-pipe")
+    os.environ["CUDA_MPS_LOG_DIRECTORY"] = os.path.join(out, "mps-log")
+    for d in ("mps-pipe", "mps-log"):
+        os.makedirs(os.path.join(out, d), exist_ok=True)
+
+
 def run_tenants(bench, tenants, percents, launches, gate):
     """Runs the tenants as processes started together; their loop seconds."""
     for f in os.listdir(os.path.dirname(gate)):
@@ -134,10 +142,7 @@ def main():
         launches = corun_reps(bench, {t for pair in PAIRS for t in pair})
     out = os.path.abspath(args.outdir)
     os.makedirs(out, exist_ok=True)
-    os.environ["CUDA_MPS_PIPE_DIRECTORY"] = os.path.join(out, "mps-pipe")
-    os.environ["CUDA_MPS_LOG_DIRECTORY"] = os.path.join(out, "mps-log")
-    for d in ("mps-pipe", "mps-log"):
-        os.makedirs(os.path.join(out, d), exist_ok=True)
+    use_mps_dirs(out)
     result = {"bench": "run_mps.py", "tenants": os.path.basename(bench),
               "rounds": args.rounds, "launches": launches,
               "splits": ["%d/%d" % s for s in SPLITS]}

@@ -36,6 +36,8 @@
 //   green          the originals, the urgent one in a green context of
 //                  --green-sms SMs, the best effort in one of the rest
 //
+// With --role, one side of a run across processes (TailRoles.cu).
+//
 // Output: a table and --json FILE (per configuration: percentiles, the
 // device; with --per-arrival every arrival).
 //===----------------------------------------------------------------------===//
@@ -60,7 +62,9 @@ using namespace smc::tail;
       "         [--modes streams,priority,smc-priority,smc-headroom,"
       "smc-headroom-yield,smc-reserve,green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
-      " [--per-arrival]\n");
+      " [--per-arrival]\n"
+      "       smc_tail_bench --role best-effort|urgent --gate DIR "
+      "[--kinds K --cta-us N] [--seconds S]\n");
   std::exit(Status);
 }
 
@@ -111,6 +115,12 @@ Options parse(int Argc, char **Argv) {
       O.Modes = split(Value());
     else if (A == "--json")
       O.Json = Value();
+    else if (A == "--role")
+      O.Role = Value();
+    else if (A == "--gate")
+      O.Gate = Value();
+    else if (A == "--seconds")
+      O.Seconds = positive(Value());
     else if (A == "--per-arrival")
       O.PerArrival = true;
     else if (A == "--cta-us") {
@@ -177,6 +187,8 @@ void jsonRow(std::ofstream &Json, bool &First, const Result &R, double Thru,
 
 int main(int Argc, char **Argv) {
   Options O = parse(Argc, Argv);
+  if (!O.Role.empty())
+    return runRole(O);
   Bench B;
   std::vector<Arrival> Alone;
   B.setUp(O, Alone);

@@ -83,6 +83,13 @@ Config readConfig(const std::function<const char *(const char *)> &Lookup,
       Messages.push_back("SMC_AUTO_SEARCH: '" + Search +
                          "' is not one of on, off; using on");
   }
+  if (std::string Tenants = Value("SMC_TENANTS"); !Tenants.empty()) {
+    if (Tenants == "on")
+      C.Tenants = true;
+    else if (Tenants != "off")
+      Messages.push_back("SMC_TENANTS: '" + Tenants +
+                         "' is not one of on, off; using off");
+  }
   if (std::string Layouts = Value("SMC_GRAPH_LAYOUTS"); !Layouts.empty()) {
     if (Layouts == "off")
       C.GraphLayoutMode = GraphLayouts::Off;

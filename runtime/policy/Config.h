@@ -44,6 +44,9 @@ struct Config {
   bool AutoSearch = true;
   // SMC_GRAPH_LAYOUTS: off, search or random (docs/graphs.md).
   GraphLayouts GraphLayoutMode = GraphLayouts::Off;
+  // SMC_TENANTS: on (processes sharing the GPU meet on a board: tenants/)
+  // or off.
+  bool Tenants = false;
 
   static constexpr uint32_t DefaultTraceRecords = 1u << 20;
   static constexpr uint32_t MaxTraceRecords = 1u << 27;

@@ -7,11 +7,17 @@
 
 #include "base/Driver.h"
 #include "base/Locks.h"
+#include "base/Messages.h"
 #include "core/Devices.h"
 #include "core/Kernels.h"
 #include "core/Prepared.h"
+#include "policy/Config.h"
 #include "policy/Policies.h"
 #include "priority/PriorityRules.h"
+#include "tenants/SharedBoard.h"
+
+#include <chrono>
+#include <cstdio>
 
 #include <atomic>
 #include <map>
@@ -27,11 +33,24 @@ struct ReservedRoom {
   uint64_t CheckedEpoch = UINT64_MAX;
   CtaFootprint Largest; // the most of each resource one CTA needs
   SmResources Sm;
+  bool LimitsRead = false;
   // Footprints of functions at a block size and dynamic shared memory.
   std::map<std::tuple<CUfunction, unsigned, size_t>, CtaFootprint> Known;
   // (policy, workers per SM) -> the policy id with that target.
   std::map<std::pair<uint32_t, unsigned>, uint32_t> Placements;
+  // SMC_TENANTS=on: the GPU's tenant board (null: not opened, or it cannot
+  // be), what the other processes reserve, and when that was read: at the
+  // board's generation Seen, or every ReadEvery for processes that died.
+  tenants::Board *Board = nullptr;
+  bool BoardTried = false;
+  bool Published = false; // Largest is on the board
+  std::atomic<bool> OthersReserve{false};
+  CtaFootprint Others;
+  uint64_t Seen = UINT64_MAX;
+  std::chrono::steady_clock::time_point Read;
 };
+
+constexpr std::chrono::milliseconds ReadEvery{200};
 
 unsigned attribute(CUfunction F, CUfunction_attribute A) {
   int Value = 0;
@@ -62,6 +81,82 @@ CtaFootprint footprint(ReservedRoom &R, CUfunction F, const LaunchShape &S) {
   return R.Known[Key] = Fp;
 }
 
+// The Priority lock held.  The device's SM limits, read once.
+void initLimits(ReservedRoom &R, int D) {
+  if (R.LimitsRead)
+    return;
+  R.LimitsRead = true;
+  R.Sm.Threads = deviceAttribute(cudaDevAttrMaxThreadsPerMultiProcessor, D,
+                                 int(R.Sm.Threads));
+  R.Sm.Ctas =
+      deviceAttribute(cudaDevAttrMaxBlocksPerMultiprocessor, D, int(R.Sm.Ctas));
+  R.Sm.Registers = deviceAttribute(cudaDevAttrMaxRegistersPerMultiprocessor, D,
+                                   int(R.Sm.Registers));
+  R.Sm.SharedBytes = deviceAttribute(
+      cudaDevAttrMaxSharedMemoryPerMultiprocessor, D, int(R.Sm.SharedBytes));
+  R.Sm.SharedPerCtaReserved =
+      deviceAttribute(cudaDevAttrReservedSharedMemoryPerBlock, D,
+                      int(R.Sm.SharedPerCtaReserved));
+}
+
+// This process as the board knows it (its start time read once).
+const tenants::Process &self() {
+  static const tenants::Process Self = tenants::thisProcess();
+  return Self;
+}
+
+// The Priority lock held.  The device's tenant board, opened on first use
+// (SMC_TENANTS=on); null where tenants are off or it cannot be opened (the
+// program is told once).
+tenants::Board *board(ReservedRoom &R, int Device) {
+  if (R.BoardTried || !config().Tenants)
+    return R.Board;
+  R.BoardTried = true;
+  cudaDeviceProp Prop{};
+  if (cudaGetDeviceProperties(&Prop, Device) != cudaSuccess) {
+    cudaGetLastError();
+    tell("SMC_TENANTS: the UUID of device " + std::to_string(Device) +
+         " is unknown; its processes do not share reserved room");
+    return nullptr;
+  }
+  std::string Hex;
+  char Digit[3];
+  for (char Byte : Prop.uuid.bytes) {
+    std::snprintf(Digit, sizeof Digit, "%02x", unsigned(uint8_t(Byte)));
+    Hex += Digit;
+  }
+  std::string Error;
+  R.Board = tenants::mapBoard(tenants::boardName(Hex), /*File=*/false, Error);
+  if (!R.Board)
+    tell("SMC_TENANTS: " + Error + "; device " + std::to_string(Device) +
+         "'s processes do not share reserved room");
+  return R.Board;
+}
+
+// The Priority lock held.  What the other processes on the board reserve,
+// read again when the board changed or ReadEvery has passed.
+void readOthers(ReservedRoom &R, tenants::Board &B) {
+  auto Now = std::chrono::steady_clock::now();
+  uint64_t Generation = B.Generation.load(std::memory_order_acquire);
+  if (Generation == R.Seen && Now - R.Read < ReadEvery)
+    return;
+  tenants::Footprint F =
+      tenants::largestReserved(B, self(), tenants::processAlive);
+  R.Others = {F.Threads, F.RegistersPerThread, F.SharedBytes};
+  R.OthersReserve.store(F.Threads != 0, std::memory_order_release);
+  R.Seen = Generation;
+  R.Read = Now;
+}
+
+// This process's slots, freed at exit.
+struct Withdrawals {
+  std::vector<tenants::Board *> Boards;
+  ~Withdrawals() {
+    for (tenants::Board *B : Boards)
+      tenants::withdraw(*B, self());
+  }
+};
+
 } // namespace
 
 void noteReservedLaunch(Prepared &P, const LaunchShape &Shape) {
@@ -73,35 +168,48 @@ void noteReservedLaunch(Prepared &P, const LaunchShape &Shape) {
   else if (P.Variant == Variant::Slice && P.Kernel->Slice)
     F = P.Kernel->Slice;
   Guard Lock(levelMutex<LockLevel::Priority>());
-  if (!R.Any.load(std::memory_order_relaxed)) {
-    int D = P.Device->Ordinal;
-    R.Sm.Threads = deviceAttribute(cudaDevAttrMaxThreadsPerMultiProcessor, D,
-                                   int(R.Sm.Threads));
-    R.Sm.Ctas = deviceAttribute(cudaDevAttrMaxBlocksPerMultiprocessor, D,
-                                int(R.Sm.Ctas));
-    R.Sm.Registers = deviceAttribute(cudaDevAttrMaxRegistersPerMultiprocessor,
-                                     D, int(R.Sm.Registers));
-    R.Sm.SharedBytes = deviceAttribute(
-        cudaDevAttrMaxSharedMemoryPerMultiprocessor, D, int(R.Sm.SharedBytes));
-    R.Sm.SharedPerCtaReserved =
-        deviceAttribute(cudaDevAttrReservedSharedMemoryPerBlock, D,
-                        int(R.Sm.SharedPerCtaReserved));
-  }
+  initLimits(R, P.Device->Ordinal);
   CtaFootprint Fp = footprint(R, F, Shape);
+  CtaFootprint Was = R.Largest;
   R.Largest.Threads = std::max(R.Largest.Threads, Fp.Threads);
   R.Largest.RegistersPerThread =
       std::max(R.Largest.RegistersPerThread, Fp.RegistersPerThread);
   R.Largest.SharedBytes = std::max(R.Largest.SharedBytes, Fp.SharedBytes);
   R.Any.store(true, std::memory_order_release);
+  // The board hears of a change only: every write makes every other
+  // process read it again.
+  bool Changed = Was.Threads != R.Largest.Threads ||
+                 Was.RegistersPerThread != R.Largest.RegistersPerThread ||
+                 Was.SharedBytes != R.Largest.SharedBytes;
+  if (R.Published && !Changed)
+    return;
+  if (tenants::Board *B = board(R, P.Device->Ordinal)) {
+    static Withdrawals AtExit;
+    if (std::find(AtExit.Boards.begin(), AtExit.Boards.end(), B) ==
+        AtExit.Boards.end())
+      AtExit.Boards.push_back(B);
+    R.Published =
+        tenants::publish(*B, self(),
+                         {R.Largest.Threads, R.Largest.RegistersPerThread,
+                          R.Largest.SharedBytes},
+                         tenants::processAlive);
+    if (!R.Published)
+      tell("SMC_TENANTS: the tenant board of device " +
+           std::to_string(P.Device->Ordinal) +
+           " is full; other processes do not leave room for this one");
+  }
 }
 
 bool leaveReservedRoom(Launch &L, Prepared &P) {
   ReservedRoom &R = P.Device->Rooms.get<ReservedRoom>();
-  if (!R.Any.load(std::memory_order_acquire) || !P.Kernel->Smc)
+  if (!P.Kernel->Smc ||
+      !(R.Any.load(std::memory_order_acquire) || config().Tenants))
     return false;
   uint32_t Placement = 0;
   {
     Guard Lock(levelMutex<LockLevel::Priority>());
+    if (tenants::Board *B = board(R, P.Device->Ordinal))
+      readOthers(R, *B);
     // No policy has `reserve` any more: no room is kept until a reserved
     // kernel launches again.
     uint64_t Epoch = currentPolicyEpoch();
@@ -110,12 +218,25 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
       if (!reservePolicySet()) {
         R.Any.store(false, std::memory_order_relaxed);
         R.Largest = CtaFootprint();
-        return false;
+        if (R.Board)
+          tenants::withdraw(*R.Board, self());
+        R.Published = false;
       }
     }
+    // Room for the largest CTA this process or another reserves.
+    CtaFootprint Room =
+        R.Any.load(std::memory_order_relaxed) ? R.Largest : CtaFootprint();
+    if (R.OthersReserve.load(std::memory_order_relaxed)) {
+      Room.Threads = std::max(Room.Threads, R.Others.Threads);
+      Room.RegistersPerThread =
+          std::max(Room.RegistersPerThread, R.Others.RegistersPerThread);
+      Room.SharedBytes = std::max(Room.SharedBytes, R.Others.SharedBytes);
+    }
+    if (Room.Threads == 0)
+      return false;
+    initLimits(R, P.Device->Ordinal);
     CtaFootprint Worker = footprint(R, P.Kernel->Smc, L.Req.Shape);
-    unsigned Workers =
-        workersLeavingRoom(Worker, P.Plan.Target, R.Largest, R.Sm);
+    unsigned Workers = workersLeavingRoom(Worker, P.Plan.Target, Room, R.Sm);
     if (Workers == 0 || Workers >= P.Plan.Target)
       return false;
     auto Key = std::make_pair(P.PolicyId, Workers);

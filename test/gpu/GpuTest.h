@@ -370,4 +370,13 @@ int recordAutoLaunches();
 /// ran twice.  main runs it for --smc-trace.
 int traceLaunches();
 
+/// The children of Reserve.AnotherProcessLeavesRoomUntilTheReserverDies
+/// (run with SMC_TENANTS=on): a process that launches a kernel of policy
+/// original(reserve) once, prints "ready" and waits for its stdin to close;
+/// and one that runs a best-effort SM-centric launch and prints "most N",
+/// the most of its chunks that ran at once on one SM.  main runs them for
+/// --smc-tenant-reserve and --smc-tenant-best-effort.
+int tenantReserve();
+int tenantBestEffort();
+
 #endif // SMC_TEST_GPU_GPUTEST_H

@@ -4,9 +4,10 @@
 // "SKIPPED: no CUDA GPU (<reason>)" and exits with 77, which ctest counts as
 // a skip (SKIP_RETURN_CODE), never as a pass.
 //
-// (--smc-exit-in-flight, --smc-auto-record and --smc-trace run the child of
-// a lifetime test, of a profile recording test and of the SMC_TRACE test
-// instead.)
+// (--smc-exit-in-flight, --smc-auto-record, --smc-trace and
+// --smc-tenant-reserve / --smc-tenant-best-effort run the child of a
+// lifetime test, of a profile recording test, of the SMC_TRACE test and of
+// the tenants test instead.)
 //
 // USAGE: smc_gpu_tests [--gtest_filter=...]
 //===----------------------------------------------------------------------===//
@@ -21,6 +22,10 @@ int main(int Argc, char **Argv) {
     return recordAutoLaunches();
   if (Argc == 2 && std::string(Argv[1]) == "--smc-trace")
     return traceLaunches();
+  if (Argc == 2 && std::string(Argv[1]) == "--smc-tenant-reserve")
+    return tenantReserve();
+  if (Argc == 2 && std::string(Argv[1]) == "--smc-tenant-best-effort")
+    return tenantBestEffort();
   std::string Device;
   return smctest::gpuTestMain(Argc, Argv, "smc_gpu_tests", Device);
 }

@@ -40,6 +40,7 @@ TEST(Config, DefaultsWithNothingSet) {
   EXPECT_EQ(C.ProfileRecordPath, "");
   EXPECT_TRUE(C.AutoSearch);
   EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Off);
+  EXPECT_FALSE(C.Tenants);
 }
 
 TEST(Config, GoodValues) {
@@ -53,6 +54,7 @@ TEST(Config, GoodValues) {
                    {"SMC_PROFILE", "p.json"},
                    {"SMC_PROFILE_RECORD", "r.json"},
                    {"SMC_AUTO_SEARCH", "off"},
+                   {"SMC_TENANTS", "on"},
                    {"SMC_GRAPH_LAYOUTS", "random"}},
                   Messages);
   EXPECT_TRUE(Messages.empty());
@@ -70,6 +72,7 @@ TEST(Config, GoodValues) {
   EXPECT_EQ(C.ProfileRecordPath, "r.json");
   EXPECT_FALSE(C.AutoSearch);
   EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Random);
+  EXPECT_TRUE(C.Tenants);
 }
 
 TEST(Config, DisableIsAnyValueButEmptyAndZero) {
@@ -94,9 +97,10 @@ TEST(Config, EachBadValueGetsOneMessage) {
                    {"SMC_TRACE_RECORDS", "0"},
                    {"SMC_PRIORITY", "sometimes"},
                    {"SMC_AUTO_SEARCH", "maybe"},
+                   {"SMC_TENANTS", "yes"},
                    {"SMC_GRAPH_LAYOUTS", "always"}},
                   Messages);
-  ASSERT_EQ(Messages.size(), 5u);
+  ASSERT_EQ(Messages.size(), 6u);
   EXPECT_TRUE(C.PolicyBroken);
   EXPECT_NE(Messages[0].find("SMC_POLICY: in rule 'vecAdd=smc(workers=x)'"),
             std::string::npos)
@@ -114,7 +118,9 @@ TEST(Config, EachBadValueGetsOneMessage) {
   EXPECT_EQ(Messages[3],
             "SMC_AUTO_SEARCH: 'maybe' is not one of on, off; using on");
   EXPECT_EQ(C.GraphLayoutMode, GraphLayouts::Off);
-  EXPECT_EQ(Messages[4], "SMC_GRAPH_LAYOUTS: 'always' is not one of off, "
+  EXPECT_FALSE(C.Tenants);
+  EXPECT_EQ(Messages[4], "SMC_TENANTS: 'yes' is not one of on, off; using off");
+  EXPECT_EQ(Messages[5], "SMC_GRAPH_LAYOUTS: 'always' is not one of off, "
                          "search, random; using off");
 }
 

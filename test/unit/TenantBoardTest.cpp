@@ -1,0 +1,154 @@
+//===- TenantBoardTest.cpp - The tenant board across processes
+//-------------===//
+//
+// runtime/tenants/: the board on an anonymous shared mapping, written by
+// forked processes: a process's slot is its own until it withdraws; a
+// process that died without withdrawing is freed by the next reader (its
+// room is not kept); a reused pid with another start time is not the old
+// process; readers see the most each other process reserves; a full board
+// refuses a new process until one dies.  The board as a file is read by
+// scripts/smc-tenants.
+//===----------------------------------------------------------------------===//
+#include "tenants/SharedBoard.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace smc::tenants;
+
+namespace {
+
+Board *anonymousBoard() {
+  void *At = mmap(nullptr, sizeof(Board), PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (At == MAP_FAILED)
+    return nullptr;
+  auto *B = static_cast<Board *>(At);
+  initBoard(*B);
+  return B;
+}
+
+// Runs Body in a forked child that then exits without withdrawing (as a
+// crash would); returns the child's pid once it has been reaped.
+template <typename Fn> Process inChild(Fn Body) {
+  int Ready[2];
+  if (pipe(Ready) != 0)
+    return {};
+  pid_t Child = fork();
+  if (Child == 0) {
+    Body();
+    char Done = 1;
+    (void)!write(Ready[1], &Done, 1);
+    _exit(0);
+  }
+  char Done = 0;
+  (void)!read(Ready[0], &Done, 1);
+  close(Ready[0]);
+  close(Ready[1]);
+  Process P{uint32_t(Child), 0};
+  int Status = 0;
+  waitpid(Child, &Status, 0);
+  return P;
+}
+
+TEST(TenantBoard, ACrashedProcessesRoomIsFreedByTheNextReader) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  Process Self = thisProcess();
+  ASSERT_TRUE(processAlive(Self));
+  ASSERT_TRUE(publish(*B, Self, {128, 32, 0}, processAlive));
+  Process Child = inChild(
+      [&] { publish(*B, thisProcess(), {256, 40, 4096}, processAlive); });
+  ASSERT_NE(Child.Pid, 0u);
+  // The child exited without withdrawing: reaped, it is dead, and its slot
+  // goes with the first read.
+  EXPECT_FALSE(processAlive(Process{Child.Pid, 0}));
+  uint64_t Before = B->Generation.load();
+  std::vector<Tenant> Live = tenants(*B, processAlive);
+  ASSERT_EQ(Live.size(), 1u);
+  EXPECT_TRUE(Live[0].Who == Self);
+  EXPECT_GT(B->Generation.load(), Before);
+  Footprint Others = largestReserved(*B, Self, processAlive);
+  EXPECT_EQ(Others.Threads, 0u);
+  withdraw(*B, Self);
+  EXPECT_TRUE(tenants(*B, processAlive).empty());
+}
+
+TEST(TenantBoard, ReadersSeeTheMostOtherProcessesReserve) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  // Two "processes" faked as alive, and this one.
+  auto AllAlive = [](const Process &) { return true; };
+  Process A{101, 7}, C{102, 9}, Self = thisProcess();
+  ASSERT_TRUE(publish(*B, A, {256, 32, 0}, AllAlive));
+  ASSERT_TRUE(publish(*B, C, {128, 64, 8192}, AllAlive));
+  ASSERT_TRUE(publish(*B, Self, {1024, 128, 65536}, AllAlive));
+  Footprint F = largestReserved(*B, Self, AllAlive);
+  EXPECT_EQ(F.Threads, 256u);
+  EXPECT_EQ(F.RegistersPerThread, 64u);
+  EXPECT_EQ(F.SharedBytes, 8192u);
+  // Publishing again updates the process's own slot, not a second one.
+  ASSERT_TRUE(publish(*B, A, {512, 32, 0}, AllAlive));
+  EXPECT_EQ(tenants(*B, AllAlive).size(), 3u);
+  EXPECT_EQ(largestReserved(*B, Self, AllAlive).Threads, 512u);
+  // A reused pid with another start time is not the process that
+  // registered: its slot is freed.
+  auto SameStartOnly = [&](const Process &P) {
+    return P.Pid != A.Pid || P.Start == 8;
+  };
+  EXPECT_EQ(tenants(*B, SameStartOnly).size(), 2u);
+  EXPECT_EQ(largestReserved(*B, Self, AllAlive).Threads, 128u);
+}
+
+TEST(TenantBoard, AFullBoardTakesANewProcessOnlyInADeadOnesSlot) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  bool FirstDead = false;
+  auto IsAlive = [&](const Process &P) { return !(FirstDead && P.Pid == 1); };
+  for (uint32_t Pid = 1; Pid <= BoardSlots; ++Pid)
+    ASSERT_TRUE(publish(*B, Process{Pid, 1}, {32, 16, 0}, IsAlive));
+  EXPECT_FALSE(publish(*B, Process{1000, 1}, {32, 16, 0}, IsAlive));
+  FirstDead = true;
+  EXPECT_TRUE(publish(*B, Process{1000, 1}, {32, 16, 0}, IsAlive));
+  EXPECT_EQ(tenants(*B, IsAlive).size(), size_t(BoardSlots));
+}
+
+TEST(TenantBoard, TheScriptShowsABoardFile) {
+  char Path[] = "/tmp/smc-tenants-test-XXXXXX";
+  int Fd = mkstemp(Path);
+  ASSERT_GE(Fd, 0);
+  close(Fd);
+  std::string Error;
+  Board *B = mapBoard(Path, /*File=*/true, Error);
+  ASSERT_NE(B, nullptr) << Error;
+  // A second mapping of the same file is the same board.
+  Board *Again = mapBoard(Path, /*File=*/true, Error);
+  ASSERT_NE(Again, nullptr) << Error;
+  Process Self = thisProcess();
+  ASSERT_TRUE(publish(*B, Self, {256, 32, 1024}, processAlive));
+  EXPECT_EQ(tenants(*Again, processAlive).size(), 1u);
+  std::string Command = std::string(SMC_SOURCE_DIR) +
+                        "/scripts/smc-tenants --board " + Path + " 2>&1";
+  FILE *Out = popen(Command.c_str(), "r");
+  ASSERT_NE(Out, nullptr);
+  std::string Text;
+  char Buffer[512];
+  while (fgets(Buffer, sizeof Buffer, Out))
+    Text += Buffer;
+  EXPECT_EQ(pclose(Out), 0) << Text;
+  EXPECT_NE(Text.find("1 tenant(s)"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("pid " + std::to_string(Self.Pid)), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("alive"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("CTA of 256 threads, 32 registers/thread, 1024 B"),
+            std::string::npos)
+      << Text;
+  std::remove(Path);
+}
+
+} // namespace
