@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <unistd.h>
 
 #include <atomic>
 #include <map>
@@ -99,9 +100,12 @@ void initLimits(ReservedRoom &R, int D) {
                       int(R.Sm.SharedPerCtaReserved));
 }
 
-// This process as the board knows it (its start time read once).
+// This process as the board knows it (its start time read once per pid:
+// a child forked after registering is not its parent when it exits).
 const tenants::Process &self() {
-  static const tenants::Process Self = tenants::thisProcess();
+  static tenants::Process Self;
+  if (Self.Pid != uint32_t(getpid()))
+    Self = tenants::thisProcess();
   return Self;
 }
 
