@@ -370,13 +370,13 @@ int recordAutoLaunches();
 /// ran twice.  main runs it for --smc-trace.
 int traceLaunches();
 
-/// The children of Reserve.AnotherProcessLeavesRoomUntilTheReserverDies
-/// (run with SMC_TENANTS=on): a process that launches a kernel of policy
-/// original(reserve) once, prints "ready" and waits for its stdin to close;
-/// and one that runs a best-effort SM-centric launch and prints "most N",
-/// the most of its chunks that ran at once on one SM.  main runs them for
-/// --smc-tenant-reserve and --smc-tenant-best-effort.
-int tenantReserve();
-int tenantBestEffort();
+/// The child processes of the tenants tests (TenantsTest.cu), run with
+/// SMC_TENANTS=on: --smc-tenant-reserve=THREADS launches a kernel of policy
+/// original(reserve) with CTAs of THREADS threads once, prints "ready" and
+/// waits for its stdin to close; --smc-tenant-best-effort=US runs a
+/// best-effort SM-centric launch of US-microsecond chunks, prints "started"
+/// once it is launched and "most N" at its end (the most of its chunks that
+/// ran at once on one SM).  main runs it for any --smc-tenant-* argument.
+int tenantChild(const char *Mode);
 
 #endif // SMC_TEST_GPU_GPUTEST_H

@@ -5,7 +5,7 @@
 // a skip (SKIP_RETURN_CODE), never as a pass.
 //
 // (--smc-exit-in-flight, --smc-auto-record, --smc-trace and
-// --smc-tenant-reserve / --smc-tenant-best-effort run the child of a
+// --smc-tenant-* run the child of a
 // lifetime test, of a profile recording test, of the SMC_TRACE test and of
 // the tenants test instead.)
 //
@@ -22,10 +22,8 @@ int main(int Argc, char **Argv) {
     return recordAutoLaunches();
   if (Argc == 2 && std::string(Argv[1]) == "--smc-trace")
     return traceLaunches();
-  if (Argc == 2 && std::string(Argv[1]) == "--smc-tenant-reserve")
-    return tenantReserve();
-  if (Argc == 2 && std::string(Argv[1]) == "--smc-tenant-best-effort")
-    return tenantBestEffort();
+  if (Argc == 2 && std::string(Argv[1]).rfind("--smc-tenant-", 0) == 0)
+    return tenantChild(Argv[1]);
   std::string Device;
   return smctest::gpuTestMain(Argc, Argv, "smc_gpu_tests", Device);
 }

@@ -9,22 +9,14 @@
 //  - a reserved launch made while that best-effort launch holds every SM
 //    completes before it ends, each of its CTAs once, on a stream of the
 //    least priority (reserve makes it urgent; it takes no SMs);
-//  - once no policy has `reserve`, best-effort launches fill SMs again;
-//  - with SMC_TENANTS=on, a best-effort process leaves room for the CTA
-//    another process reserves, and fills the SMs again once that process
-//    was killed (its slot on the tenant board is freed by the reader).
-//    The processes are this binary as children (--smc-tenant-reserve,
-//    --smc-tenant-best-effort).
+//  - once no policy has `reserve`, best-effort launches fill SMs again.
+// Across processes: TenantsTest.cu.
 // Timings are not conditions; smc_tail_bench (bench/corun/tail.cu)
 // measures them.
 //===----------------------------------------------------------------------===//
 #include "GpuTest.h"
 
 #include <chrono>
-#include <csignal>
-#include <cstdio>
-#include <sys/wait.h>
-#include <unistd.h>
 
 using namespace smctest;
 
@@ -154,122 +146,3 @@ TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
 }
 
 } // namespace
-
-//===--- Across processes (SMC_TENANTS=on) --------------------------------===//
-
-namespace {
-
-std::string selfPath() {
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof Self - 1);
-  if (Len <= 0)
-    return "";
-  Self[Len] = '\0';
-  return Self;
-}
-
-// This binary as --smc-tenant-best-effort with SMC_TENANTS=on: the most
-// best-effort chunks it ran at once on one SM, or -1 when it failed.
-int bestEffortProcessMost() {
-  std::string Command = "env -u SMC_STATS SMC_TENANTS=on '" + selfPath() +
-                        "' --smc-tenant-best-effort";
-  FILE *Out = popen(Command.c_str(), "r");
-  if (!Out)
-    return -1;
-  int Most = -1;
-  char Line[256];
-  while (fgets(Line, sizeof Line, Out))
-    std::sscanf(Line, "most %d", &Most);
-  return pclose(Out) == 0 ? Most : -1;
-}
-
-TEST_F(Reserve, AnotherProcessLeavesRoomUntilTheReserverDies) {
-  unsigned Sms = numSMs();
-  (void)Sms;
-  int Fit = 0, MaxThreads = 0;
-  SMC_CUDA_ASSERT(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
-      &Fit, reserveBestEffort, 128, 0));
-  SMC_CUDA_ASSERT(cudaDeviceGetAttribute(
-      &MaxThreads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
-  int Bound = std::min(Fit, (MaxThreads - 256) / 128);
-  ASSERT_LT(Bound, Fit) << "no room to leave on this GPU";
-
-  // A process that reserves: it launches its reserved kernel once, says
-  // so, and waits for its stdin to close (or to be killed).
-  int ToChild[2], FromChild[2];
-  ASSERT_EQ(pipe(ToChild), 0);
-  ASSERT_EQ(pipe(FromChild), 0);
-  std::string Self = selfPath();
-  pid_t Reserver = fork();
-  if (Reserver == 0) {
-    dup2(ToChild[0], 0);
-    dup2(FromChild[1], 1);
-    close(ToChild[1]);
-    close(FromChild[0]);
-    setenv("SMC_TENANTS", "on", 1);
-    unsetenv("SMC_STATS"); // the parent's records are its own
-    execl(Self.c_str(), Self.c_str(), "--smc-tenant-reserve", (char *)nullptr);
-    _exit(127);
-  }
-  ASSERT_GT(Reserver, 0);
-  close(ToChild[0]);
-  close(FromChild[1]);
-  char Ready[16] = {};
-  ssize_t Got = read(FromChild[0], Ready, sizeof Ready - 1);
-  ASSERT_GT(Got, 0) << "the reserving process did not start";
-  EXPECT_STREQ(Ready, "ready\n");
-
-  // Another process's best-effort launch leaves it room.
-  int Most = bestEffortProcessMost();
-  EXPECT_GE(Most, 1) << "the best-effort process failed";
-  EXPECT_LE(Most, Bound)
-      << "a best-effort process left no room for another's reserved CTA";
-
-  // The reserving process crashes: its room is not kept.
-  kill(Reserver, SIGKILL);
-  int Status = 0;
-  waitpid(Reserver, &Status, 0);
-  close(ToChild[1]);
-  close(FromChild[0]);
-  Most = bestEffortProcessMost();
-  EXPECT_GT(Most, Bound) << "room is still kept for a process that died";
-}
-
-} // namespace
-
-int tenantReserve() {
-  smc::Policy Reserved = smc::Policy::original();
-  Reserved.reserve = true;
-  smc::setPolicy(reservedCtas, Reserved);
-  uint32_t *Counts = nullptr;
-  if (cudaMalloc(&Counts, 64 * sizeof(uint32_t)) != cudaSuccess)
-    return 2;
-  reservedCtas<<<64, 256>>>(Counts);
-  if (cudaDeviceSynchronize() != cudaSuccess)
-    return 3;
-  std::printf("ready\n");
-  std::fflush(stdout);
-  char Byte;
-  while (read(0, &Byte, 1) > 0) {
-  }
-  return 0;
-}
-
-int tenantBestEffort() {
-  smc::setPolicy(reserveBestEffort, smc::Policy::smCentric());
-  int Device = 0, Sms = 0, Fit = 0;
-  if (cudaDeviceGetAttribute(&Sms, cudaDevAttrMultiProcessorCount, Device) !=
-          cudaSuccess ||
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&Fit, reserveBestEffort,
-                                                    128, 0) != cudaSuccess)
-    return 2;
-  BestEffort Run;
-  if (Run.init(uint32_t(Fit) * Sms * 10, unsigned(Sms)) != cudaSuccess ||
-      Run.launch(cudaStreamPerThread, 50000) != cudaSuccess ||
-      cudaDeviceSynchronize() != cudaSuccess)
-    return 3;
-  if (!allCountsAre(Run.Counts, 1, "best-effort"))
-    return 4;
-  std::printf("most %u\n", Run.mostOnOneSm());
-  return 0;
-}

@@ -1,0 +1,292 @@
+//===- TenantsTest.cu - Processes sharing a GPU keep each other's room ----===//
+//
+// SMC_TENANTS=on (runtime/tenants/, runtime/priority/Reserve.h): processes
+// on one GPU meet on a board in shared memory, and every process's
+// best-effort SM-centric launches leave room for the largest CTA any live
+// process reserves.  The processes are this binary as children
+// (--smc-tenant-*, tenantChild below).  These tests require:
+//  - a best-effort process leaves room for another process's reserved CTA,
+//    and fills the SMs again once that process was killed (its slot freed
+//    by the reader);
+//  - with two reserving processes, room for the larger CTA; the smaller
+//    one's once the larger's process is gone; none once both are;
+//  - a reserving process killed while a best-effort launch of another
+//    runs: that launch completes, each chunk once; a best-effort process
+//    killed mid-launch: a new reserving process still gets going.
+// The counts of chunks running at once on an SM are the only measure;
+// timings are not conditions.
+//===----------------------------------------------------------------------===//
+#include "GpuTest.h"
+
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace smctest;
+
+// Each chunk counts itself and the chunks running on its SM with it, and
+// records the most it saw; spins for Nanoseconds of %globaltimer.
+__global__ void tenantBestEffortChunks(uint32_t *Counts, uint32_t *Running,
+                                       uint32_t *MostRunning,
+                                       unsigned long long Nanoseconds) {
+  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
+  uint32_t Sm = __nvvm_read_ptx_sreg_smid();
+  if (threadIdx.x == 0) {
+    atomicAdd(&Counts[blockIdx.x], 1u);
+    atomicMax(&MostRunning[Sm], atomicAdd(&Running[Sm], 1u) + 1u);
+  }
+  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicSub(&Running[Sm], 1u);
+}
+
+// A reserved kernel: CTAs that count themselves.
+__global__ void tenantReservedCtas(uint32_t *Counts) {
+  __syncthreads();
+  if (threadIdx.x == 0)
+    atomicAdd(&Counts[blockIdx.x], 1u);
+}
+
+namespace {
+
+std::string selfPath() {
+  char Self[4096];
+  ssize_t Len = readlink("/proc/self/exe", Self, sizeof Self - 1);
+  if (Len <= 0)
+    return "";
+  Self[Len] = '\0';
+  return Self;
+}
+
+// A child process of this binary (SMC_TENANTS=on, no SMC_STATS: the
+// parent's records are its own), its stdin and stdout piped.
+class Child {
+public:
+  explicit Child(const std::string &Mode) {
+    int In[2], Out[2];
+    if (pipe(In) != 0 || pipe(Out) != 0)
+      return;
+    std::string Self = selfPath();
+    Pid = fork();
+    if (Pid == 0) {
+      dup2(In[0], 0);
+      dup2(Out[1], 1);
+      close(In[1]);
+      close(Out[0]);
+      setenv("SMC_TENANTS", "on", 1);
+      unsetenv("SMC_STATS");
+      execl(Self.c_str(), Self.c_str(), Mode.c_str(), (char *)nullptr);
+      _exit(127);
+    }
+    close(In[0]);
+    close(Out[1]);
+    ToChild = In[1];
+    FromChild = fdopen(Out[0], "r");
+  }
+  ~Child() {
+    if (Pid > 0 && !Reaped)
+      kill(SIGKILL);
+    if (FromChild)
+      fclose(FromChild);
+    if (ToChild >= 0)
+      close(ToChild);
+  }
+  // Its next line ("" at its end).
+  std::string line() {
+    char Buffer[256];
+    if (!FromChild || !fgets(Buffer, sizeof Buffer, FromChild))
+      return "";
+    return Buffer;
+  }
+  // Kills it (a crash: nothing of it runs after) and reaps it.
+  void kill(int Signal = SIGKILL) {
+    ::kill(Pid, Signal);
+    wait();
+  }
+  // Closes its stdin and waits for its end: its exit status, or -1.
+  int finish() {
+    if (ToChild >= 0)
+      close(ToChild);
+    ToChild = -1;
+    return wait();
+  }
+
+private:
+  int wait() {
+    int Status = 0;
+    if (!Reaped)
+      waitpid(Pid, &Status, 0);
+    Reaped = true;
+    return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  }
+  pid_t Pid = -1;
+  int ToChild = -1;
+  FILE *FromChild = nullptr;
+  bool Reaped = false;
+};
+
+// A reserving process, once it says it reserved.
+std::unique_ptr<Child> reserver(unsigned Threads) {
+  auto C = std::make_unique<Child>("--smc-tenant-reserve=" +
+                                   std::to_string(Threads));
+  if (C->line() != "ready\n")
+    return nullptr;
+  return C;
+}
+
+// A best-effort process of ChunkUs chunks to its end: the most chunks it
+// ran at once on one SM, or -1 when it failed.
+int bestEffortMost(unsigned ChunkUs = 50) {
+  Child C("--smc-tenant-best-effort=" + std::to_string(ChunkUs));
+  int Most = -1;
+  for (std::string L = C.line(); !L.empty(); L = C.line())
+    std::sscanf(L.c_str(), "most %d", &Most);
+  return C.finish() == 0 ? Most : -1;
+}
+
+class Tenants : public SmcGpuTest {
+protected:
+  void SetUp() override {
+    SmcGpuTest::SetUp();
+    int MaxThreads = 0;
+    ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+                  &Fit, tenantBestEffortChunks, 128, 0),
+              cudaSuccess);
+    ASSERT_EQ(cudaDeviceGetAttribute(&MaxThreads,
+                                     cudaDevAttrMaxThreadsPerMultiProcessor, 0),
+              cudaSuccess);
+    // Threads bind here: 128-thread chunks beside a reserved CTA.
+    Beside256 = std::min(Fit, (MaxThreads - 256) / 128);
+    Beside512 = std::min(Fit, (MaxThreads - 512) / 128);
+    ASSERT_LT(Beside512, Beside256);
+    ASSERT_LT(Beside256, Fit) << "no room to leave on this GPU";
+  }
+  int Fit = 0, Beside256 = 0, Beside512 = 0;
+};
+
+TEST_F(Tenants, AnotherProcessLeavesRoomUntilTheReserverDies) {
+  auto A = reserver(256);
+  ASSERT_TRUE(A) << "the reserving process did not start";
+  int Most = bestEffortMost();
+  EXPECT_GE(Most, 1) << "the best-effort process failed";
+  EXPECT_LE(Most, Beside256)
+      << "a best-effort process left no room for another's reserved CTA";
+  A->kill(); // a crash: its slot stays on the board until a reader looks
+  Most = bestEffortMost();
+  EXPECT_GT(Most, Beside256) << "room is still kept for a process that died";
+}
+
+TEST_F(Tenants, RoomForTheLargestOfTwoReservers) {
+  auto Small = reserver(256), Large = reserver(512);
+  ASSERT_TRUE(Small && Large) << "a reserving process did not start";
+  int Most = bestEffortMost();
+  EXPECT_GE(Most, 1) << "the best-effort process failed";
+  EXPECT_LE(Most, Beside512) << "no room for the larger reserved CTA";
+  Large->kill();
+  Most = bestEffortMost();
+  EXPECT_LE(Most, Beside256) << "no room for the smaller reserved CTA";
+  EXPECT_GT(Most, Beside512) << "room kept for a process that died";
+  EXPECT_EQ(Small->finish(), 0) << "a reserving process ended badly";
+  Most = bestEffortMost();
+  EXPECT_GT(Most, Beside256) << "room kept once no process reserves";
+}
+
+TEST_F(Tenants, ProcessesKilledMidLaunchLeaveTheOthersRunning) {
+  auto A = reserver(256);
+  ASSERT_TRUE(A) << "the reserving process did not start";
+  {
+    // The reserver dies while a best-effort launch of about 100 ms runs:
+    // that launch completes, each chunk once (the child checks), with the
+    // room it started with.
+    Child C("--smc-tenant-best-effort=2000");
+    ASSERT_EQ(C.line(), "started\n");
+    A->kill();
+    int Most = -1;
+    for (std::string L = C.line(); !L.empty(); L = C.line())
+      std::sscanf(L.c_str(), "most %d", &Most);
+    EXPECT_EQ(C.finish(), 0) << "the best-effort launch did not complete once";
+    EXPECT_GE(Most, 1);
+    EXPECT_LE(Most, Beside256);
+  }
+  {
+    // A best-effort process dies mid-launch; a new reserver still gets
+    // going, and so does the next best effort.
+    Child C("--smc-tenant-best-effort=2000");
+    ASSERT_EQ(C.line(), "started\n");
+    C.kill();
+  }
+  auto B = reserver(256);
+  ASSERT_TRUE(B) << "no reserving process got going after a crash";
+  int Most = bestEffortMost();
+  EXPECT_GE(Most, 1);
+  EXPECT_LE(Most, Beside256);
+  EXPECT_EQ(B->finish(), 0);
+}
+
+int reserveChild(unsigned Threads) {
+  smc::Policy Reserved = smc::Policy::original();
+  Reserved.reserve = true;
+  smc::setPolicy(tenantReservedCtas, Reserved);
+  uint32_t *Counts = nullptr;
+  if (Threads == 0 || Threads > 1024 ||
+      cudaMalloc(&Counts, 64 * sizeof(uint32_t)) != cudaSuccess)
+    return 2;
+  tenantReservedCtas<<<64, Threads>>>(Counts);
+  if (cudaDeviceSynchronize() != cudaSuccess)
+    return 3;
+  std::printf("ready\n");
+  std::fflush(stdout);
+  char Byte;
+  while (read(0, &Byte, 1) > 0) {
+  }
+  return 0;
+}
+
+int bestEffortChild(unsigned ChunkUs) {
+  smc::setPolicy(tenantBestEffortChunks, smc::Policy::smCentric());
+  int Sms = 0, Fit = 0;
+  if (cudaDeviceGetAttribute(&Sms, cudaDevAttrMultiProcessorCount, 0) !=
+          cudaSuccess ||
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+          &Fit, tenantBestEffortChunks, 128, 0) != cudaSuccess)
+    return 2;
+  // About 50 rounds of chunks per SM at most, 100 ms.
+  uint32_t Chunks =
+      uint32_t(Fit) * Sms *
+      std::max(1u, std::min(50u, 100000u / std::max(ChunkUs, 1u)));
+  DeviceArray<uint32_t> Counts, Running, MostRunning;
+  if (allocateZeroed(Chunks, Counts) != cudaSuccess ||
+      allocateZeroed(uint32_t(Sms), Running, MostRunning) != cudaSuccess)
+    return 3;
+  tenantBestEffortChunks<<<Chunks, 128>>>(Counts.get(), Running.get(),
+                                          MostRunning.get(), ChunkUs * 1000ull);
+  if (cudaGetLastError() != cudaSuccess)
+    return 4;
+  std::printf("started\n");
+  std::fflush(stdout);
+  if (cudaDeviceSynchronize() != cudaSuccess)
+    return 5;
+  if (!allCountsAre(Counts, 1, "best-effort"))
+    return 6;
+  std::vector<uint32_t> Most;
+  if (MostRunning.download(Most) != cudaSuccess)
+    return 7;
+  std::printf("most %u\n", *std::max_element(Most.begin(), Most.end()));
+  return 0;
+}
+
+} // namespace
+
+int tenantChild(const char *Mode) {
+  unsigned Value = 0;
+  if (std::sscanf(Mode, "--smc-tenant-reserve=%u", &Value) == 1)
+    return reserveChild(Value);
+  if (std::sscanf(Mode, "--smc-tenant-best-effort=%u", &Value) == 1)
+    return bestEffortChild(Value);
+  std::fprintf(stderr, "smc_gpu_tests: unknown child mode %s\n", Mode);
+  return 2;
+}
