@@ -249,6 +249,12 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
       Policy Fewer = policyById(P.PolicyId);
       Fewer.workersPerSM = Workers;
       It = R.Placements.emplace(Key, policyIdFor(Fewer)).first;
+      // What the room costs it, told once.
+      tellKernel(*P.Kernel, "runs " + std::to_string(Workers) + " of " +
+                                std::to_string(P.Plan.Target) +
+                                " workers per SM, leaving room for a "
+                                "reserved CTA of " +
+                                std::to_string(Room.Threads) + " threads");
     }
     Placement = It->second;
   }

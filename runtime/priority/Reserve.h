@@ -14,7 +14,9 @@
 //                        workers per SM that leave room for one CTA of the
 //                        largest reserved footprint (PriorityRules.h:
 //                        workersLeavingRoom), placed under its policy with
-//                        that target (Launch::placeUnder).
+//                        that target (Launch::placeUnder); the program
+//                        is told once per kernel and target what the
+//                        room costs it.
 //
 // Until a reserved kernel has launched once on a device, nothing changes
 // there; with no policy `reserve`, a launch pays one atomic load.  Once no
