@@ -16,14 +16,27 @@ namespace {
 
 void changed(Board &B) { B.Generation.fetch_add(1, std::memory_order_acq_rel); }
 
-// Frees a slot whose owner is dead (only if the owner word is still that
-// pid: another reader may have freed and a process claimed it since).
+// Frees a slot whose owner is dead: only if the owner word is still the
+// one judged (another reader may have freed it and a process claimed it
+// since).  A slot still being written is judged by its pid alone.
 void freeIfDead(Board &B, Slot &S, const Alive &IsAlive) {
-  uint32_t Pid = S.Owner.load(std::memory_order_acquire);
-  if (Pid == 0 || IsAlive(Process{Pid, S.Start}))
+  uint32_t Word = S.Owner.load(std::memory_order_acquire);
+  if (Word == 0)
     return;
-  if (S.Owner.compare_exchange_strong(Pid, 0, std::memory_order_acq_rel))
+  Process Owner{Word & ~OwnerWriting, 0};
+  if (!(Word & OwnerWriting))
+    Owner.Start = S.Start.load(std::memory_order_relaxed);
+  if (!IsAlive(Owner) &&
+      S.Owner.compare_exchange_strong(Word, 0, std::memory_order_acq_rel))
     changed(B);
+}
+
+void write(Board &B, Slot &S, const Footprint &F) {
+  S.Threads = F.Threads;
+  S.RegistersPerThread = F.RegistersPerThread;
+  S.SharedBytes = F.SharedBytes;
+  S.Updated = B.Generation.load(std::memory_order_relaxed) + 1;
+  S.Reserved.store(1, std::memory_order_release);
 }
 
 } // namespace
@@ -37,42 +50,37 @@ void initBoard(Board &B) {
 
 bool publish(Board &B, const Process &Self, const Footprint &F,
              const Alive &IsAlive) {
-  Slot *Mine = nullptr;
   for (Slot &S : B.Slots)
     if (S.Owner.load(std::memory_order_acquire) == Self.Pid &&
-        S.Start == Self.Start)
-      Mine = &S;
-  for (unsigned Pass = 0; !Mine && Pass < 2; ++Pass) {
+        S.Start.load(std::memory_order_relaxed) == Self.Start) {
+      write(B, S, F);
+      changed(B);
+      return true;
+    }
+  // A free slot, claimed with the writing bit until it is written; on the
+  // second pass, after freeing the slots of dead processes.
+  for (unsigned Pass = 0; Pass < 2; ++Pass)
     for (Slot &S : B.Slots) {
       if (Pass == 1)
         freeIfDead(B, S, IsAlive);
       uint32_t Free = 0;
-      if (S.Owner.compare_exchange_strong(Free, Self.Pid,
-                                          std::memory_order_acq_rel)) {
-        S.Reserved = 0;
-        S.Start = Self.Start;
-        Mine = &S;
-        break;
-      }
+      if (!S.Owner.compare_exchange_strong(Free, Self.Pid | OwnerWriting,
+                                           std::memory_order_acq_rel))
+        continue;
+      S.Start.store(Self.Start, std::memory_order_relaxed);
+      write(B, S, F);
+      S.Owner.store(Self.Pid, std::memory_order_release);
+      changed(B);
+      return true;
     }
-  }
-  if (!Mine)
-    return false;
-  Mine->Threads = F.Threads;
-  Mine->RegistersPerThread = F.RegistersPerThread;
-  Mine->SharedBytes = F.SharedBytes;
-  Mine->Updated = B.Generation.load(std::memory_order_relaxed) + 1;
-  std::atomic_thread_fence(std::memory_order_release);
-  Mine->Reserved = 1;
-  changed(B);
-  return true;
+  return false;
 }
 
 void withdraw(Board &B, const Process &Self) {
   for (Slot &S : B.Slots) {
-    uint32_t Pid = Self.Pid;
-    if (S.Start == Self.Start &&
-        S.Owner.compare_exchange_strong(Pid, 0, std::memory_order_acq_rel))
+    uint32_t Word = Self.Pid;
+    if (S.Start.load(std::memory_order_relaxed) == Self.Start &&
+        S.Owner.compare_exchange_strong(Word, 0, std::memory_order_acq_rel))
       changed(B);
   }
 }
@@ -81,12 +89,12 @@ std::vector<Tenant> tenants(Board &B, const Alive &IsAlive) {
   std::vector<Tenant> Out;
   for (Slot &S : B.Slots) {
     freeIfDead(B, S, IsAlive);
-    uint32_t Pid = S.Owner.load(std::memory_order_acquire);
-    if (Pid == 0)
-      continue;
+    uint32_t Word = S.Owner.load(std::memory_order_acquire);
+    if (Word == 0 || (Word & OwnerWriting))
+      continue; // free, or not written yet: it reserves nothing so far
     Tenant T;
-    T.Who = {Pid, S.Start};
-    if (S.Reserved)
+    T.Who = {Word, S.Start.load(std::memory_order_relaxed)};
+    if (S.Reserved.load(std::memory_order_acquire))
       T.Reserved = {S.Threads, S.RegistersPerThread, S.SharedBytes};
     Out.push_back(T);
   }

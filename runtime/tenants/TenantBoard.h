@@ -51,13 +51,17 @@ struct Footprint {
   uint32_t Threads = 0, RegistersPerThread = 0, SharedBytes = 0;
 };
 
-// One slot (plain fields, fixed widths: the layout is the file's, read by
-// scripts/smc-tenants).  Owner is 0 when the slot is free, else the pid;
-// the other fields are written by the owner only.
+// One slot (fixed widths: the layout is the file's, read by
+// scripts/smc-tenants).  Owner is 0 when the slot is free, else the
+// owner's pid, with OwnerWriting set from the claim until Start and the
+// footprint are written (a reader then judges the owner by its pid alone,
+// and takes it for reserving nothing yet).  The other fields are written
+// by the owner only.
+constexpr uint32_t OwnerWriting = 0x80000000u; // Linux pids are below 2^22
 struct Slot {
   std::atomic<uint32_t> Owner;
-  uint32_t Reserved; // 1: the footprint below is reserved
-  uint64_t Start;
+  std::atomic<uint32_t> Reserved; // 1: the footprint below is written
+  std::atomic<uint64_t> Start;
   uint32_t Threads, RegistersPerThread, SharedBytes, Padding;
   uint64_t Updated; // the board's Generation when last written
 };

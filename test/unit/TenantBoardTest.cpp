@@ -6,7 +6,8 @@
 // process that died without withdrawing is freed by the next reader (its
 // room is not kept); a reused pid with another start time is not the old
 // process; readers see the most each other process reserves; a full board
-// refuses a new process until one dies.  The board as a file is read by
+// refuses a new process until one dies; a slot still being written is
+// judged by its pid alone.  The board as a file is read by
 // scripts/smc-tenants.
 //===----------------------------------------------------------------------===//
 #include "tenants/SharedBoard.h"
@@ -116,6 +117,30 @@ TEST(TenantBoard, AFullBoardTakesANewProcessOnlyInADeadOnesSlot) {
   FirstDead = true;
   EXPECT_TRUE(publish(*B, Process{1000, 1}, {32, 16, 0}, IsAlive));
   EXPECT_EQ(tenants(*B, IsAlive).size(), size_t(BoardSlots));
+}
+
+TEST(TenantBoard, ASlotBeingWrittenIsJudgedByItsPidAlone) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  // Claimed by a live process that has not written Start yet (a stale
+  // start time of the slot's last owner is there): not freed, not listed.
+  B->Slots[0].Start.store(12345);
+  B->Slots[0].Owner.store(101 | OwnerWriting);
+  auto Alive101 = [](const Process &P) {
+    return P.Pid == 101 && (P.Start == 0 || P.Start == 7);
+  };
+  EXPECT_TRUE(tenants(*B, Alive101).empty());
+  EXPECT_EQ(B->Slots[0].Owner.load(), 101u | OwnerWriting);
+  // The same of a dead process is freed.
+  auto NoneAlive = [](const Process &) { return false; };
+  EXPECT_TRUE(tenants(*B, NoneAlive).empty());
+  EXPECT_EQ(B->Slots[0].Owner.load(), 0u);
+  // Publishing writes the slot and clears the bit.
+  ASSERT_TRUE(publish(*B, Process{101, 7}, {64, 8, 0}, Alive101));
+  std::vector<Tenant> Live = tenants(*B, Alive101);
+  ASSERT_EQ(Live.size(), 1u);
+  EXPECT_EQ(Live[0].Reserved.Threads, 64u);
+  EXPECT_EQ(B->Slots[0].Owner.load(), 101u);
 }
 
 TEST(TenantBoard, TheScriptShowsABoardFile) {
