@@ -133,13 +133,15 @@ struct Policy {
   // variant; in SMC_POLICY, the option `urgent` (`k=original(urgent)`).
   // Ignored under PriorityMode::Off and on a stream with a live partition.
   bool urgent = false;
-  // Urgent, and room is kept for it: while the kernel has launched once,
+  // Urgent, and room is kept for it: once the kernel has launched,
   // every best-effort SM-centric launch leaves room on each SM for one of
   // its CTAs (fewer workers per SM, from the two kernels' threads,
   // registers and shared memory), and its launches take no SMs: their
   // CTAs start in that room at once, not at a chunk boundary.  Costs the
-  // best effort the room it leaves.  In SMC_POLICY, the option `reserve`
-  // (`k=original(reserve)`).  Ignored under PriorityMode::Off.
+  // best effort the room it leaves (each best-effort kernel is told once
+  // how many workers per SM it keeps).  With SMC_TENANTS=on, the other SMC
+  // processes on the GPU keep the room too.  In SMC_POLICY, the option
+  // `reserve` (`k=original(reserve)`).  Ignored under PriorityMode::Off.
   bool reserve = false;
   // Remap: the share of the jobs (0 < remapRatio <= 1) that are remapped,
   // the first ones in thread order (partial remapping: a smaller table and

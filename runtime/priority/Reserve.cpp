@@ -16,13 +16,12 @@
 #include "priority/PriorityRules.h"
 #include "tenants/SharedBoard.h"
 
+#include <atomic>
 #include <chrono>
 #include <cstdio>
-#include <unistd.h>
-
-#include <atomic>
 #include <map>
 #include <tuple>
+#include <unistd.h>
 
 namespace smc {
 namespace {
