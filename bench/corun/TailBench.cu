@@ -29,11 +29,14 @@ __device__ __forceinline__ unsigned long long globalNs() {
 // Kernels have external linkage: the runtime finds variants by name.
 
 // The urgent kernel: two chains of Iterations dependent FMAs per thread;
-// Stamps[0] / [1]: the earliest CTA start, the latest CTA end.
+// Stamps[0] / [1]: the earliest CTA start, the latest CTA end; PerSm[s]:
+// its CTAs that ran on SM s.
 __global__ void tailUrgent(int Iterations, float *Sink,
-                           unsigned long long *Stamps) {
-  if (threadIdx.x == 0)
+                           unsigned long long *Stamps, unsigned *PerSm) {
+  if (threadIdx.x == 0) {
     atomicMin(&Stamps[0], globalNs());
+    atomicAdd(&PerSm[__nvvm_read_ptx_sreg_smid() % smc::tail::MaxSms], 1u);
+  }
   float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
 #pragma unroll 4
   for (int I = 0; I < Iterations; ++I) {
@@ -233,6 +236,7 @@ void Bench::setUp(const Options &O, std::vector<Arrival> &Alone) {
   CHECK(cudaMalloc(&Big, BigWords * sizeof(float4)));
   CHECK(cudaMemset(Big, 0, BigWords * sizeof(float4)));
   CHECK(cudaMalloc(&Stamps, 2 * sizeof(unsigned long long)));
+  CHECK(cudaMalloc(&PerSm, MaxSms * sizeof(unsigned)));
   CHECK(cudaMalloc(&ClockWord, sizeof(unsigned long long)));
   if (O.Role.empty()) // a role's policies come from SMC_POLICY
     setPolicies(smc::Policy::original());
@@ -301,10 +305,12 @@ int Bench::fmaIterations(unsigned CtaUs) {
 Arrival Bench::urgent(const UrgentStream &S) {
   CHECK(cudaMemsetAsync(Stamps, 0xff, sizeof *Stamps, S.Stream));
   CHECK(cudaMemsetAsync(Stamps + 1, 0, sizeof *Stamps, S.Stream));
+  CHECK(cudaMemsetAsync(PerSm, 0, MaxSms * sizeof(unsigned), S.Stream));
   CHECK(cudaStreamSynchronize(S.Stream));
   CHECK(cudaEventRecord(S.Start, S.Stream));
   auto Called = Clock::now();
-  tailUrgent<<<64, 256, 0, S.Stream>>>(UrgentIterations, Sink, Stamps);
+  tailUrgent<<<64, 256, UrgentSharedBytes, S.Stream>>>(UrgentIterations, Sink,
+                                                       Stamps, PerSm);
   auto Returned = Clock::now();
   CHECK(cudaEventRecord(S.End, S.Stream));
   CHECK(cudaEventSynchronize(S.End));
@@ -312,7 +318,13 @@ Arrival Bench::urgent(const UrgentStream &S) {
   CHECK(cudaEventElapsedTime(&Ms, S.Start, S.End));
   unsigned long long Host[2];
   CHECK(cudaMemcpy(Host, Stamps, sizeof Host, cudaMemcpyDeviceToHost));
+  unsigned Ctas[MaxSms];
+  CHECK(cudaMemcpy(Ctas, PerSm, sizeof Ctas, cudaMemcpyDeviceToHost));
   Arrival A;
+  for (unsigned N : Ctas) {
+    A.Sms += N != 0;
+    A.MostPerSm = std::max(A.MostPerSm, double(N));
+  }
   A.Latency = Ms / UrgentAloneMs;
   A.Submit = (Returned - Called).count() / 1e3;
   A.Queue = ((long long)Host[0] - Sync.toGpu(Called)) / 1e3;
@@ -338,13 +350,33 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     BestEffort =
         smc::Policy::smCentric(unsigned(std::max(Fit - int(B.Headroom), 1)));
   }
-  if (Mode == "smc-reserve")
+  bool Reserve = Mode.rfind("smc-reserve", 0) == 0;
+  // EXPERIMENT smc-reserve-smem[-shared]: the urgent CTAs ask for more than
+  // half an SM's shared memory, so that no two share an SM.
+  B.UrgentSharedBytes = 0;
+  CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
+  if (Mode.rfind("smc-reserve-smem", 0) == 0) {
+    int Most = 0;
+    CHECK(cudaDeviceGetAttribute(&Most,
+                                 cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
+    B.UrgentSharedBytes = size_t(Most) / 2 + 1024;
+    CHECK(cudaFuncSetAttribute(tailUrgent,
+                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(B.UrgentSharedBytes)));
+    if (Mode == "smc-reserve-smem-shared")
+      CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
+  }
+  if (Reserve)
     BestEffort = smc::Policy::smCentric();
   if (Kind == "fma")
     B.fmaIterations(CtaUs); // before the policies, as the original
   setPolicies(BestEffort);
-  if (Mode == "smc-reserve") {
-    smc::Policy Reserved = smc::Policy::original();
+  if (Reserve) {
+    // smc-reserve-spread: the urgent kernel's SM-centric variant, one
+    // worker per SM, so that no two of its CTAs share an SM.
+    smc::Policy Reserved = Mode == "smc-reserve-spread"
+                               ? smc::Policy::smCentric(1)
+                               : smc::Policy::original();
     Reserved.reserve = true;
     smc::setPolicy(tailUrgent, Reserved);
   }

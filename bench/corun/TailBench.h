@@ -24,10 +24,16 @@ using Clock = std::chrono::steady_clock;
 
 // The modes, in the order they run for each configuration.
 inline const std::vector<std::string> &allModes() {
-  static const std::vector<std::string> Modes{
-      "streams",      "priority",           "smc-priority",
-      "smc-headroom", "smc-headroom-yield", "smc-reserve",
-      "green"};
+  static const std::vector<std::string> Modes{"streams",
+                                              "priority",
+                                              "smc-priority",
+                                              "smc-headroom",
+                                              "smc-headroom-yield",
+                                              "smc-reserve",
+                                              "smc-reserve-spread",
+                                              "smc-reserve-smem",
+                                              "smc-reserve-smem-shared",
+                                              "green"};
   return Modes;
 }
 
@@ -59,9 +65,11 @@ struct ClockSync {
 };
 
 // One urgent arrival: latency over alone (events), the host's launch call
-// (us), call to first CTA start (us), first CTA start to last CTA end (us).
+// (us), call to first CTA start (us), first CTA start to last CTA end (us);
+// the SMs its CTAs ran on, and the most of them on one SM.
 struct Arrival {
   double Latency = 0, Submit = 0, Queue = 0, Run = 0;
+  double Sms = 0, MostPerSm = 0;
 };
 
 // A stream with the events that time its urgent launches (made in the
@@ -71,6 +79,9 @@ struct UrgentStream {
   cudaEvent_t Start = nullptr, End = nullptr;
 };
 
+// SMs counted by the urgent kernel's PerSm (more than any GPU has).
+constexpr unsigned MaxSms = 256;
+
 struct Bench {
   int Sms = 0;
   cudaStream_t Low = nullptr;
@@ -79,7 +90,9 @@ struct Bench {
   float4 *Big = nullptr;
   size_t BigWords = size_t(1) << 26; // 1 GiB
   unsigned long long *Stamps = nullptr, *ClockWord = nullptr;
+  unsigned *PerSm = nullptr;
   int UrgentIterations = 0;
+  size_t UrgentSharedBytes = 0;
   double UrgentAloneMs = 0;
   unsigned Depth = 4;
   ClockSync Sync;

@@ -17,6 +17,8 @@
 //===----------------------------------------------------------------------===//
 #include "TailBench.h"
 
+#include "smc/smc.h"
+
 #include <cstdio>
 #include <fstream>
 #include <random>
@@ -63,8 +65,13 @@ int bestEffort(const Options &O) {
   B.Sms = Prop.multiProcessorCount;
   const std::string &Kind = O.Kinds[0];
   unsigned CtaUs = O.CtaUs[0];
-  if (Kind == "fma")
+  if (Kind == "fma") {
+    // Sized with the original under every SMC_POLICY: the same work per
+    // CTA in every mode, or throughputs would not compare.
+    smc::setPolicy("tailFma", smc::Policy::original());
     B.fmaIterations(CtaUs);
+    smc::clearPolicies();
+  }
   cudaDeviceSynchronize();
   touch(O.Gate + "/be-ready");
   if (!waitFor(O.Gate + "/go", 120))

@@ -16,7 +16,8 @@
 //   submit   host time of the launch call;
 //   queue    from the call to the urgent kernel's first CTA starting
 //            (%globaltimer, put on the host clock by a calibration);
-//   run      from its first CTA starting to its last CTA ending.
+//   run      from its first CTA starting to its last CTA ending;
+//   packed   whether two or more of its CTAs ran on one SM (%smid).
 //
 // The best effort's throughput (CTAs per second) is given over its own
 // alone.  Modes, one after another for each configuration, in one process:
@@ -33,6 +34,8 @@
 //   smc-reserve    the best effort's SM-centric variant, the urgent
 //                  original of policy original(reserve) on the high
 //                  priority: the runtime keeps room for it
+//   smc-reserve-spread  the same, the urgent kernel as smc(workers=1,
+//                  reserve): one worker per SM, no two chunks on one SM
 //   green          the originals, the urgent one in a green context of
 //                  --green-sms SMs, the best effort in one of the rest
 //
@@ -60,7 +63,8 @@ using namespace smc::tail;
       "usage: smc_tail_bench [--arrivals N] [--kinds spin,sleep,"
       "stream,fma] [--cta-us 10,50,200]\n"
       "         [--modes streams,priority,smc-priority,smc-headroom,"
-      "smc-headroom-yield,smc-reserve,green]\n"
+      "smc-headroom-yield,smc-reserve,smc-reserve-spread,\n"
+      "                  green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
       " [--per-arrival]\n"
       "       smc_tail_bench --role best-effort|urgent --gate DIR "
@@ -102,7 +106,7 @@ Options parse(int Argc, char **Argv) {
     if (A == "--help")
       usage(0);
     else if (A == "--arrivals")
-      O.Arrivals = positive(Value());
+      O.Arrivals = Value() == "0" ? 0 : positive(Argv[I]);
     else if (A == "--depth")
       O.Depth = positive(Value());
     else if (A == "--headroom")
@@ -139,10 +143,18 @@ Options parse(int Argc, char **Argv) {
   return O;
 }
 
+// The share of arrivals with two or more CTAs on one SM.
+double packed(const std::vector<Arrival> &Arrivals) {
+  size_t N = 0;
+  for (const Arrival &A : Arrivals)
+    N += A.MostPerSm > 1;
+  return Arrivals.empty() ? 0 : double(N) / double(Arrivals.size());
+}
+
 void printRow(const char *Mode, const char *Kind, unsigned CtaUs,
               const std::vector<Arrival> &A, double Thru) {
   std::printf("%-18s %-6s %6u %7.2fx %7.2fx %7.2fx %7.1f %7.1f %7.1f %7.1f "
-              "%7.1f %7.1f %8.3fx\n",
+              "%7.1f %7.1f %6.1f%% %8.3fx\n",
               Mode, Kind, CtaUs, percentile(A, &Arrival::Latency, 0.5),
               percentile(A, &Arrival::Latency, 0.99),
               percentile(A, &Arrival::Latency, 0.999),
@@ -151,7 +163,7 @@ void printRow(const char *Mode, const char *Kind, unsigned CtaUs,
               percentile(A, &Arrival::Queue, 0.5),
               percentile(A, &Arrival::Queue, 0.99),
               percentile(A, &Arrival::Run, 0.5),
-              percentile(A, &Arrival::Run, 0.99), Thru);
+              percentile(A, &Arrival::Run, 0.99), 100 * packed(A), Thru);
   std::fflush(stdout);
 }
 
@@ -169,13 +181,17 @@ void jsonRow(std::ofstream &Json, bool &First, const Result &R, double Thru,
   Field("submit_us", &Arrival::Submit);
   Field("queue_us", &Arrival::Queue);
   Field("run_us", &Arrival::Run);
-  Json << ", \"best_effort_throughput\": " << Thru;
+  Field("sms", &Arrival::Sms);
+  Field("most_per_sm", &Arrival::MostPerSm);
+  Json << ", \"packed\": " << packed(R.Arrivals)
+       << ", \"best_effort_throughput\": " << Thru;
   if (PerArrival) {
     Json << ", \"per_arrival\": [";
     for (size_t I = 0; I < R.Arrivals.size(); ++I) {
       const Arrival &A = R.Arrivals[I];
       Json << (I ? ", " : "") << "[" << A.Latency << ", " << A.Submit << ", "
-           << A.Queue << ", " << A.Run << "]";
+           << A.Queue << ", " << A.Run << ", " << A.Sms << ", " << A.MostPerSm
+           << "]";
     }
     Json << "]";
   }
@@ -200,9 +216,9 @@ int main(int Argc, char **Argv) {
               O.Depth);
   if (!B.Green.available())
     std::printf("green contexts: %s\n", B.Green.reason().c_str());
-  std::printf("%-18s %-6s %6s %8s %8s %8s %7s %7s %7s %7s %7s %7s %9s\n",
+  std::printf("%-18s %-6s %6s %8s %8s %8s %7s %7s %7s %7s %7s %7s %7s %9s\n",
               "mode", "kind", "cta_us", "p50", "p99", "p99.9", "sub50", "sub99",
-              "que50", "que99", "run50", "run99", "be_thru");
+              "que50", "que99", "run50", "run99", "packed", "be_thru");
   std::printf("%-18s %-6s %6s (latency over alone; submit, queue, run in "
               "us)\n",
               "", "", "");
