@@ -309,8 +309,7 @@ Arrival Bench::urgent(const UrgentStream &S) {
   CHECK(cudaStreamSynchronize(S.Stream));
   CHECK(cudaEventRecord(S.Start, S.Stream));
   auto Called = Clock::now();
-  tailUrgent<<<64, 256, UrgentSharedBytes, S.Stream>>>(UrgentIterations, Sink,
-                                                       Stamps, PerSm);
+  tailUrgent<<<64, 256, 0, S.Stream>>>(UrgentIterations, Sink, Stamps, PerSm);
   auto Returned = Clock::now();
   CHECK(cudaEventRecord(S.End, S.Stream));
   CHECK(cudaEventSynchronize(S.End));
@@ -350,33 +349,14 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     BestEffort =
         smc::Policy::smCentric(unsigned(std::max(Fit - int(B.Headroom), 1)));
   }
-  bool Reserve = Mode.rfind("smc-reserve", 0) == 0;
-  // EXPERIMENT smc-reserve-smem[-shared]: the urgent CTAs ask for more than
-  // half an SM's shared memory, so that no two share an SM.
-  B.UrgentSharedBytes = 0;
-  CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferNone));
-  if (Mode.rfind("smc-reserve-smem", 0) == 0) {
-    int Most = 0;
-    CHECK(cudaDeviceGetAttribute(&Most,
-                                 cudaDevAttrMaxSharedMemoryPerMultiprocessor, 0));
-    B.UrgentSharedBytes = size_t(Most) / 2 + 1024;
-    CHECK(cudaFuncSetAttribute(tailUrgent,
-                               cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(B.UrgentSharedBytes)));
-    if (Mode == "smc-reserve-smem-shared")
-      CHECK(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared));
-  }
+  bool Reserve = Mode == "smc-reserve";
   if (Reserve)
     BestEffort = smc::Policy::smCentric();
   if (Kind == "fma")
     B.fmaIterations(CtaUs); // before the policies, as the original
   setPolicies(BestEffort);
   if (Reserve) {
-    // smc-reserve-spread: the urgent kernel's SM-centric variant, one
-    // worker per SM, so that no two of its CTAs share an SM.
-    smc::Policy Reserved = Mode == "smc-reserve-spread"
-                               ? smc::Policy::smCentric(1)
-                               : smc::Policy::original();
+    smc::Policy Reserved = smc::Policy::original();
     Reserved.reserve = true;
     smc::setPolicy(tailUrgent, Reserved);
   }

@@ -24,16 +24,10 @@ using Clock = std::chrono::steady_clock;
 
 // The modes, in the order they run for each configuration.
 inline const std::vector<std::string> &allModes() {
-  static const std::vector<std::string> Modes{"streams",
-                                              "priority",
-                                              "smc-priority",
-                                              "smc-headroom",
-                                              "smc-headroom-yield",
-                                              "smc-reserve",
-                                              "smc-reserve-spread",
-                                              "smc-reserve-smem",
-                                              "smc-reserve-smem-shared",
-                                              "green"};
+  static const std::vector<std::string> Modes{
+      "streams",      "priority",           "smc-priority",
+      "smc-headroom", "smc-headroom-yield", "smc-reserve",
+      "green"};
   return Modes;
 }
 
@@ -92,7 +86,6 @@ struct Bench {
   unsigned long long *Stamps = nullptr, *ClockWord = nullptr;
   unsigned *PerSm = nullptr;
   int UrgentIterations = 0;
-  size_t UrgentSharedBytes = 0;
   double UrgentAloneMs = 0;
   unsigned Depth = 4;
   ClockSync Sync;

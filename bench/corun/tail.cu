@@ -34,8 +34,6 @@
 //   smc-reserve    the best effort's SM-centric variant, the urgent
 //                  original of policy original(reserve) on the high
 //                  priority: the runtime keeps room for it
-//   smc-reserve-spread  the same, the urgent kernel as smc(workers=1,
-//                  reserve): one worker per SM, no two chunks on one SM
 //   green          the originals, the urgent one in a green context of
 //                  --green-sms SMs, the best effort in one of the rest
 //
@@ -63,8 +61,8 @@ using namespace smc::tail;
       "usage: smc_tail_bench [--arrivals N] [--kinds spin,sleep,"
       "stream,fma] [--cta-us 10,50,200]\n"
       "         [--modes streams,priority,smc-priority,smc-headroom,"
-      "smc-headroom-yield,smc-reserve,smc-reserve-spread,\n"
-      "                  green]\n"
+      "smc-headroom-yield,\n"
+      "                  smc-reserve,green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
       " [--per-arrival]\n"
       "       smc_tail_bench --role best-effort|urgent --gate DIR "

@@ -252,7 +252,16 @@ cudaError_t launchOriginal(const LaunchRequest &Req) {
 }
 
 cudaError_t runOriginal(Launch &L, const char *Reason) {
-  cudaError_t Err = launchOriginal(L.Req);
+  cudaError_t Err = cudaErrorInvalidValue;
+  if (L.Decision.SharedMem > L.Req.Shape.SharedMem) {
+    LaunchRequest More = L.Req;
+    More.Shape.SharedMem = L.Decision.SharedMem;
+    Err = launchOriginal(More);
+    if (Err != cudaSuccess) // the launch as the program made it, then
+      cudaGetLastError();
+  }
+  if (Err != cudaSuccess)
+    Err = launchOriginal(L.Req);
   if (stats::enabled() && L.current()) {
     stats::LaunchRecord R = baseRecord(L);
     R.Reason = Reason;

@@ -100,6 +100,11 @@ struct LaunchDecision {
   bool Tagged = false;
   uint32_t Workers = 0;
 
+  // Dynamic shared memory an original launch runs with where more than the
+  // request's (0: the request's): a reserved launch kept one CTA to an SM
+  // (priority/Reserve.h).
+  size_t SharedMem = 0;
+
   // Run the original kernel whatever the plan says; OriginalReason is
   // recorded with SMC_STATS ("" for a choice, not a fallback).
   bool Original = false;

@@ -295,7 +295,7 @@ void Priorities::propose(Launch &L, Ticket &T) {
   if (urgentLaunch(*P, L.Stream)) {
     // A reserved kernel's CTAs start in the room kept for them.
     if (P->Reserve)
-      return noteReservedLaunch(*P, L.Req.Shape);
+      return noteReservedLaunch(L, *P);
     return proposeUrgent(L, T, *P);
   }
   // A best-effort launch on every SM leaves room for reserved kernels

@@ -58,4 +58,17 @@ unsigned workersLeavingRoom(const CtaFootprint &Worker, unsigned Target,
   return std::min(Target, 1u);
 }
 
+size_t spreadSharedBytes(uint64_t Ctas, unsigned NumSMs, unsigned StaticBytes,
+                         size_t DynamicBytes, const SmResources &Sm) {
+  if (Ctas > NumSMs)
+    return DynamicBytes;
+  uint64_t Fixed = uint64_t(StaticBytes) + Sm.SharedPerCtaReserved;
+  if (2 * (Fixed + DynamicBytes) > Sm.SharedBytes)
+    return DynamicBytes;                            // one to an SM already
+  uint64_t Spread = Sm.SharedBytes / 2 + 1 - Fixed; // Fixed <= half here
+  if (StaticBytes + Spread > Sm.SharedPerCtaLimit)
+    return DynamicBytes;
+  return size_t(Spread);
+}
+
 } // namespace smc

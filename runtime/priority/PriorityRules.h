@@ -11,7 +11,9 @@
 // afterwards (a top-up grid then returns workers to the best-effort launches
 // still running).  This file holds the decisions, pure C++ without CUDA,
 // unit tested on the CPU: which streams are urgent, how many SMs an urgent
-// launch takes and which (the mode's text: policy/Config.h).
+// launch takes and which (the mode's text: policy/Config.h); for reserved
+// kernels (Reserve.h), the room best-effort workers leave and the shared
+// memory that keeps reserved CTAs one to an SM.
 // Priorities.h does the rest.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_PRIORITY_PRIORITYRULES_H
@@ -59,6 +61,8 @@ struct SmResources {
   unsigned SharedBytes = 233472; // cudaDevAttrMaxSharedMemoryPerMultiprocessor
   unsigned SharedPerCtaReserved =
       1024; // cudaDevAttrReservedSharedMemoryPerBlock
+  unsigned SharedPerCtaLimit =
+      232448; // cudaDevAttrMaxSharedMemoryPerBlockOptin
 };
 
 // The most workers of footprint `Worker`, at most `Target`, that leave
@@ -70,6 +74,19 @@ struct SmResources {
 unsigned workersLeavingRoom(const CtaFootprint &Worker, unsigned Target,
                             const CtaFootprint &Reserved,
                             const SmResources &Sm);
+
+// The dynamic shared memory a reserved launch of `Ctas` CTAs runs with so
+// that no two of its CTAs share an SM: just over half of the SM's shared
+// memory with `StaticBytes` and the per-CTA reservation.  Beside
+// best-effort workers that leave room on every SM, the hardware otherwise
+// puts several of its CTAs on an SM that happens to have more room (one
+// whose workers ran out of chunks), and the launch takes several times
+// its time (smc_tail_bench, docs/results/tail.md).  `DynamicBytes`
+// unchanged where that cannot or need not be: more CTAs than `NumSMs`
+// (they must share), a CTA already over half, or a total over the per-CTA
+// limit.
+size_t spreadSharedBytes(uint64_t Ctas, unsigned NumSMs, unsigned StaticBytes,
+                         size_t DynamicBytes, const SmResources &Sm);
 
 } // namespace smc
 

@@ -38,6 +38,12 @@ struct ReservedRoom {
   std::map<std::tuple<CUfunction, unsigned, size_t>, CtaFootprint> Known;
   // (policy, workers per SM) -> the policy id with that target.
   std::map<std::pair<uint32_t, unsigned>, uint32_t> Placements;
+  // (original, CTAs, requested dynamic shared memory) -> what it runs with
+  // (spreadSharedBytes; the request's where it cannot be given).
+  std::map<std::tuple<CUfunction, uint64_t, size_t>, size_t> Spread;
+  // Best-effort variants whose shared memory carveout was raised for the
+  // room, with the carveout they had.
+  std::map<CUfunction, int> Carveouts;
   // SMC_TENANTS=on: the GPU's tenant board (null: not opened, or it cannot
   // be), what the other processes reserve, and when that was read: at the
   // board's generation Seen, or every ReadEvery for processes that died.
@@ -97,6 +103,61 @@ void initLimits(ReservedRoom &R, int D) {
   R.Sm.SharedPerCtaReserved =
       deviceAttribute(cudaDevAttrReservedSharedMemoryPerBlock, D,
                       int(R.Sm.SharedPerCtaReserved));
+  R.Sm.SharedPerCtaLimit = deviceAttribute(
+      cudaDevAttrMaxSharedMemoryPerBlockOptin, D, int(R.Sm.SharedPerCtaLimit));
+}
+
+// The Priority lock held.  The dynamic shared memory an original reserved
+// launch runs with: spreadSharedBytes where the function allows it (its
+// limit raised), else the request's (the program is told once).
+size_t spreadOriginal(ReservedRoom &R, Prepared &P, const LaunchShape &S) {
+  CUfunction F = P.Kernel->Original;
+  auto Key = std::make_tuple(F, S.ctas(), S.SharedMem);
+  auto It = R.Spread.find(Key);
+  if (It != R.Spread.end())
+    return It->second;
+  size_t Bytes = spreadSharedBytes(
+      S.ctas(), P.Device->NumSMs,
+      attribute(F, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES), S.SharedMem, R.Sm);
+  if (Bytes > S.SharedMem &&
+      attribute(F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) < Bytes &&
+      driver::api()->FuncSetAttribute(
+          F, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, int(Bytes)) !=
+          CUDA_SUCCESS) {
+    tellKernel(*P.Kernel, "reserve: cannot give its CTAs " +
+                              std::to_string(Bytes) +
+                              " bytes of shared memory; several may share an "
+                              "SM beside best-effort workers");
+    Bytes = S.SharedMem;
+  }
+  return R.Spread[Key] = Bytes;
+}
+
+// The Priority lock held.  A best-effort variant that leaves room for
+// shared memory asks for the largest shared memory carveout, so that the
+// room is there without the SM draining to change its carveout (which a
+// reserved CTA would otherwise wait for); its own carveout is given back
+// with the room.
+void carveFor(ReservedRoom &R, CUfunction F, bool Shared) {
+  auto It = R.Carveouts.find(F);
+  if (Shared == (It != R.Carveouts.end()))
+    return;
+  const driver::Api &Api = *driver::api();
+  if (!Shared) {
+    Api.FuncSetAttribute(F, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                         It->second);
+    R.Carveouts.erase(It);
+    return;
+  }
+  int Was = -1;
+  if (Api.FuncGetAttribute(&Was,
+                           CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                           F) != CUDA_SUCCESS)
+    Was = -1;
+  if (Api.FuncSetAttribute(F,
+                           CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT,
+                           100) == CUDA_SUCCESS)
+    R.Carveouts.emplace(F, Was);
 }
 
 // This process as the board knows it (its start time read once per pid:
@@ -162,7 +223,7 @@ struct Withdrawals {
 
 } // namespace
 
-void noteReservedLaunch(Prepared &P, const LaunchShape &Shape) {
+void noteReservedLaunch(Launch &L, Prepared &P) {
   ReservedRoom &R = P.Device->Rooms.get<ReservedRoom>();
   // The function that runs: the variant's where the policy makes one.
   CUfunction F = P.Kernel->Original;
@@ -172,6 +233,12 @@ void noteReservedLaunch(Prepared &P, const LaunchShape &Shape) {
     F = P.Kernel->Slice;
   Guard Lock(levelMutex<LockLevel::Priority>());
   initLimits(R, P.Device->Ordinal);
+  LaunchShape Shape = L.Req.Shape;
+  if (F == P.Kernel->Original) {
+    Shape.SharedMem = spreadOriginal(R, P, Shape);
+    if (Shape.SharedMem > L.Req.Shape.SharedMem)
+      L.Decision.SharedMem = Shape.SharedMem;
+  }
   CtaFootprint Fp = footprint(R, F, Shape);
   CtaFootprint Was = R.Largest;
   R.Largest.Threads = std::max(R.Largest.Threads, Fp.Threads);
@@ -221,6 +288,8 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
       if (!reservePolicySet()) {
         R.Any.store(false, std::memory_order_relaxed);
         R.Largest = CtaFootprint();
+        while (!R.Carveouts.empty())
+          carveFor(R, R.Carveouts.begin()->first, false);
         if (R.Board)
           tenants::withdraw(*R.Board, self());
         R.Published = false;
@@ -235,6 +304,7 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
           std::max(Room.RegistersPerThread, R.Others.RegistersPerThread);
       Room.SharedBytes = std::max(Room.SharedBytes, R.Others.SharedBytes);
     }
+    carveFor(R, P.Kernel->Smc, Room.SharedBytes != 0);
     if (Room.Threads == 0)
       return false;
     initLimits(R, P.Device->Ordinal);
@@ -249,11 +319,16 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
       Fewer.workersPerSM = Workers;
       It = R.Placements.emplace(Key, policyIdFor(Fewer)).first;
       // What the room costs it, told once.
+      std::string Shared = Room.SharedBytes
+                               ? " and " + std::to_string(Room.SharedBytes) +
+                                     " bytes of shared memory"
+                               : "";
       tellKernel(*P.Kernel, "runs " + std::to_string(Workers) + " of " +
                                 std::to_string(P.Plan.Target) +
                                 " workers per SM, leaving room for a "
                                 "reserved CTA of " +
-                                std::to_string(Room.Threads) + " threads");
+                                std::to_string(Room.Threads) + " threads" +
+                                Shared);
     }
     Placement = It->second;
   }

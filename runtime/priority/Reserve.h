@@ -8,7 +8,13 @@
 //
 //   a reserved launch    records its CTA's footprint (threads, registers,
 //                        shared memory) for its device, and runs as its
-//                        policy says, taking no SMs (there is room);
+//                        policy says, taking no SMs (there is room); an
+//                        original launch of no more CTAs than SMs runs
+//                        with just over half an SM's shared memory per CTA
+//                        (PriorityRules.h: spreadSharedBytes), so that no
+//                        two of its CTAs share an SM: the hardware would
+//                        pile them onto SMs whose workers ran out of
+//                        chunks, several times slower;
 //   a best-effort launch an SM-centric loop-mode launch that its own
 //                        decision left on every SM runs with the most
 //                        workers per SM that leave room for one CTA of the
@@ -16,7 +22,10 @@
 //                        workersLeavingRoom), placed under its policy with
 //                        that target (Launch::placeUnder); the program
 //                        is told once per kernel and target what the
-//                        room costs it.
+//                        room costs it.  Where the room holds shared
+//                        memory, its variant asks for the largest shared
+//                        memory carveout (given back with the room): an SM
+//                        changes its carveout only when it is empty.
 //
 // Until a reserved kernel has launched once on a device, nothing changes
 // there; with no policy `reserve`, a launch pays one atomic load.  Once no
@@ -34,7 +43,7 @@ struct Prepared;
 
 // A launch of a kernel with Policy::reserve: its footprint is kept for its
 // device from now on.
-void noteReservedLaunch(Prepared &P, const LaunchShape &Shape);
+void noteReservedLaunch(Launch &L, Prepared &P);
 
 // A best-effort launch of `P` (loop-mode workers on every SM): placed under
 // a policy with fewer workers per SM where a reserved footprint needs the

@@ -9,6 +9,9 @@
 //  - a reserved launch made while that best-effort launch holds every SM
 //    completes before it ends, each of its CTAs once, on a stream of the
 //    least priority (reserve makes it urgent; it takes no SMs);
+//  - a reserved launch of at most one CTA per SM runs with just over half
+//    an SM's shared memory per CTA, so that no two of its CTAs share an
+//    SM (beside the best effort too); a larger one as requested;
 //  - once no policy has `reserve`, best-effort launches fill SMs again.
 // Across processes: TenantsTest.cu.
 // Timings are not conditions; smc_tail_bench (bench/corun/tail.cu)
@@ -39,12 +42,68 @@ __global__ void reserveBestEffort(uint32_t *Counts, uint32_t *Running,
     atomicSub(&Running[Sm], 1u);
 }
 
-// A reserved kernel: 256-thread CTAs that count themselves.
-__global__ void reservedCtas(uint32_t *Counts) {
+// A reserved kernel: 256-thread CTAs that count themselves and the CTAs of
+// their launch on their SM, and record the dynamic shared memory they got.
+__global__ void reservedCtas(uint32_t *Counts, uint32_t *PerSm,
+                             uint32_t *DynamicBytes) {
   __syncthreads();
-  if (threadIdx.x == 0)
+  if (threadIdx.x == 0) {
+    uint32_t Dynamic;
+    asm volatile("mov.u32 %0, %%dynamic_smem_size;" : "=r"(Dynamic));
     atomicAdd(&Counts[blockIdx.x], 1u);
+    atomicAdd(&PerSm[__nvvm_read_ptx_sreg_smid()], 1u);
+    atomicMax(DynamicBytes, Dynamic);
+  }
 }
+
+namespace {
+
+// The largest of a device array's values (0 where it cannot be read).
+uint32_t largest(const DeviceArray<uint32_t> &Values) {
+  std::vector<uint32_t> Host;
+  if (Values.download(Host) != cudaSuccess || Host.empty())
+    return 0;
+  return *std::max_element(Host.begin(), Host.end());
+}
+
+// One reserved launch's CTAs, where they ran and what they got.
+struct Reserved {
+  DeviceArray<uint32_t> Counts, PerSm, DynamicBytes;
+  uint32_t Ctas = 0;
+
+  cudaError_t init(uint32_t N, unsigned Sms) {
+    Ctas = N;
+    cudaError_t Err = allocateZeroed(N, Counts);
+    if (Err == cudaSuccess)
+      Err = allocateZeroed(Sms, PerSm);
+    return Err == cudaSuccess ? allocateZeroed(1, DynamicBytes) : Err;
+  }
+  cudaError_t launch(cudaStream_t Stream) {
+    reservedCtas<<<Ctas, 256, 0, Stream>>>(Counts.get(), PerSm.get(),
+                                           DynamicBytes.get());
+    return cudaGetLastError();
+  }
+  uint32_t mostOnOneSm() const { return largest(PerSm); }
+  uint32_t dynamicBytes() const {
+    std::vector<uint32_t> Bytes;
+    return DynamicBytes.download(Bytes) == cudaSuccess ? Bytes[0] : 0;
+  }
+};
+
+// Whether two CTAs of `Dynamic` bytes of dynamic shared memory exceed an
+// SM's shared memory (with the per-CTA reservation).
+bool twoExceedAnSm(uint32_t Dynamic) {
+  int PerSm = 0, Reserved = 0;
+  if (cudaDeviceGetAttribute(&PerSm,
+                             cudaDevAttrMaxSharedMemoryPerMultiprocessor,
+                             0) != cudaSuccess ||
+      cudaDeviceGetAttribute(&Reserved, cudaDevAttrReservedSharedMemoryPerBlock,
+                             0) != cudaSuccess)
+    return false;
+  return 2 * (uint64_t(Dynamic) + uint64_t(Reserved)) > uint64_t(PerSm);
+}
+
+} // namespace
 
 namespace {
 
@@ -77,12 +136,7 @@ struct BestEffort {
                                                   Started.get(), Nanoseconds);
     return cudaGetLastError();
   }
-  uint32_t mostOnOneSm() const {
-    std::vector<uint32_t> Most;
-    if (MostRunning.download(Most) != cudaSuccess)
-      return 0;
-    return *std::max_element(Most.begin(), Most.end());
-  }
+  uint32_t mostOnOneSm() const { return largest(MostRunning); }
 };
 
 TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
@@ -97,12 +151,26 @@ TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
   SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&Low, cudaStreamNonBlocking));
   SMC_CUDA_ASSERT(cudaStreamCreateWithFlags(&Other, cudaStreamNonBlocking));
 
-  // The reserved kernel's first launch: its footprint is known from now on.
-  DeviceArray<uint32_t> First, Second;
-  SMC_CUDA_ASSERT(allocateZeroed(64, First, Second));
-  reservedCtas<<<64, 256, 0, Other>>>(First.get());
+  // More CTAs than SMs: they must share SMs, and get what they asked for.
+  Reserved Wide;
+  SMC_CUDA_ASSERT(Wide.init(2 * Sms, Sms));
+  SMC_CUDA_ASSERT(Wide.launch(Other));
   SMC_CUDA_ASSERT(cudaStreamSynchronize(Other));
-  ASSERT_TRUE(allCountsAre(First, 1, "reserved"));
+  ASSERT_TRUE(allCountsAre(Wide.Counts, 1, "reserved"));
+  EXPECT_EQ(Wide.dynamicBytes(), 0u);
+
+  // The reserved kernel's first launch: its footprint is known from now on.
+  uint32_t Half = std::min(64u, Sms / 2);
+  Reserved First, Second;
+  SMC_CUDA_ASSERT(First.init(Half, Sms));
+  SMC_CUDA_ASSERT(Second.init(Half, Sms));
+  SMC_CUDA_ASSERT(First.launch(Other));
+  SMC_CUDA_ASSERT(cudaStreamSynchronize(Other));
+  ASSERT_TRUE(allCountsAre(First.Counts, 1, "reserved"));
+  EXPECT_TRUE(twoExceedAnSm(First.dynamicBytes()))
+      << "a reserved CTA got " << First.dynamicBytes()
+      << " bytes of dynamic shared memory: two may share an SM";
+  EXPECT_EQ(First.mostOnOneSm(), 1u);
 
   // About 200 rounds of 100 us chunks on every SM.
   BestEffort Long;
@@ -114,14 +182,15 @@ TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
   }
   ASSERT_GE(Long.Started.value(), 2u * uint32_t(Fit) * Sms)
       << "the best-effort launch did not get going";
-  reservedCtas<<<64, 256, 0, Other>>>(Second.get());
-  SMC_CUDA_ASSERT(cudaGetLastError());
+  SMC_CUDA_ASSERT(Second.launch(Other));
   SMC_CUDA_ASSERT(cudaStreamSynchronize(Other));
   EXPECT_EQ(cudaStreamQuery(Low), cudaErrorNotReady)
       << "the best-effort launch ended before the reserved one";
   cudaGetLastError();
   SMC_CUDA_SYNC_ASSERT();
-  ASSERT_TRUE(allCountsAre(Second, 1, "reserved"));
+  ASSERT_TRUE(allCountsAre(Second.Counts, 1, "reserved"));
+  EXPECT_EQ(Second.mostOnOneSm(), 1u)
+      << "reserved CTAs shared an SM beside the best effort";
   ASSERT_TRUE(allCountsAre(Long.Counts, 1, "best-effort"));
   // Room for 256 threads on every SM: at most 2048 / 128 - 2 chunks.
   int MaxThreads = 0;

@@ -89,3 +89,29 @@ TEST(PriorityYield, ReservedRoomFitsOneCtaOfTheReservedKernel) {
   EXPECT_EQ(workersLeavingRoom(Worker, 16, Huge, Hopper), 1u);
   EXPECT_EQ(workersLeavingRoom(Worker, 0, Urgent, Hopper), 0u);
 }
+
+TEST(PriorityYield, SpreadSharedMemoryKeepsReservedCtasOneToAnSm) {
+  SmResources Hopper; // 228 KB per SM, 1 KB reserved per CTA
+  auto Fits = [&](unsigned Static, size_t Dynamic) {
+    return Hopper.SharedBytes /
+           (Static + Dynamic + Hopper.SharedPerCtaReserved);
+  };
+  // The tail benchmark's urgent kernel: 64 CTAs, no shared memory of its
+  // own.  Padded, one CTA fits an SM and two do not.
+  size_t Spread = spreadSharedBytes(64, 132, 0, 0, Hopper);
+  EXPECT_EQ(Fits(0, Spread), 1u);
+  EXPECT_EQ(Fits(0, Spread - 1), 2u); // the least that does it
+  // Static and requested dynamic shared memory count towards the half.
+  size_t WithOwn = spreadSharedBytes(132, 132, 8192, 4096, Hopper);
+  EXPECT_EQ(Fits(8192, WithOwn), 1u);
+  EXPECT_EQ(WithOwn + 8192, Spread);
+  // More CTAs than SMs must share: unchanged.
+  EXPECT_EQ(spreadSharedBytes(133, 132, 0, 4096, Hopper), 4096u);
+  // Already one to an SM: unchanged.
+  EXPECT_EQ(spreadSharedBytes(8, 132, 0, 120 * 1024, Hopper), 120u * 1024);
+  // Over the per-CTA limit (a device whose CTAs may hold less than half
+  // an SM): unchanged.
+  SmResources Narrow = Hopper;
+  Narrow.SharedPerCtaLimit = 96 * 1024;
+  EXPECT_EQ(spreadSharedBytes(64, 132, 0, 0, Narrow), 0u);
+}
