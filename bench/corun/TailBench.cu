@@ -349,8 +349,10 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     BestEffort =
         smc::Policy::smCentric(unsigned(std::max(Fit - int(B.Headroom), 1)));
   }
-  bool Reserve = Mode == "smc-reserve";
-  if (Reserve)
+  // reserve-originals: the urgent kernel reserved, the best effort's
+  // originals (which keep no room).
+  bool Reserve = Mode == "smc-reserve" || Mode == "reserve-originals";
+  if (Mode == "smc-reserve")
     BestEffort = smc::Policy::smCentric();
   if (Kind == "fma")
     B.fmaIterations(CtaUs); // before the policies, as the original

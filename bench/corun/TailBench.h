@@ -24,10 +24,14 @@ using Clock = std::chrono::steady_clock;
 
 // The modes, in the order they run for each configuration.
 inline const std::vector<std::string> &allModes() {
-  static const std::vector<std::string> Modes{
-      "streams",      "priority",           "smc-priority",
-      "smc-headroom", "smc-headroom-yield", "smc-reserve",
-      "green"};
+  static const std::vector<std::string> Modes{"streams",
+                                              "priority",
+                                              "smc-priority",
+                                              "smc-headroom",
+                                              "smc-headroom-yield",
+                                              "smc-reserve",
+                                              "reserve-originals",
+                                              "green"};
   return Modes;
 }
 

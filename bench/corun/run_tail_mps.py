@@ -17,6 +17,8 @@
 #   mps-reserve     SMC_TENANTS=on in both: the urgent kernel of policy
 #                   original(reserve), the best effort SM-centric: it
 #                   leaves room on every SM for the other process's CTA
+#   mps-reserve-originals  the same urgent process beside the originals,
+#                   which keep no room
 #
 # and the best effort alone under MPS (its throughput reference).  Writes
 # OUTDIR/tail-mps.json in smc_tail_bench's format (scripts/plot_tail.py
@@ -35,7 +37,8 @@ import time
 
 from run_mps import use_mps_dirs
 
-MODES = ("mps", "mps-low-client", "mps-percentage", "mps-reserve")
+MODES = ("mps", "mps-low-client", "mps-percentage", "mps-reserve",
+         "mps-reserve-originals")
 
 
 def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
@@ -88,8 +91,11 @@ def mode_env(mode, percentage):
     if mode == "mps-percentage":
         return original, dict(original,
                               CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=str(percentage))
-    return ({"SMC_TENANTS": "on", "SMC_POLICY": "tailUrgent=original(reserve)"},
-            {"SMC_TENANTS": "on", "SMC_POLICY": "*=smc"})
+    reserved = {"SMC_TENANTS": "on",
+                "SMC_POLICY": "tailUrgent=original(reserve)"}
+    if mode == "mps-reserve-originals":  # the best effort keeps no room
+        return reserved, original
+    return reserved, {"SMC_TENANTS": "on", "SMC_POLICY": "*=smc"}
 
 
 def main():
@@ -100,7 +106,12 @@ def main():
     parser.add_argument("--cta-us", default="50,200")
     parser.add_argument("--arrivals", type=int, default=400)
     parser.add_argument("--percentage", type=int, default=88)
+    parser.add_argument("--modes", default=",".join(MODES),
+                        help="some of " + ",".join(MODES))
     args = parser.parse_args()
+    modes = args.modes.split(",")
+    if any(m not in MODES for m in modes):
+        parser.error("--modes: some of " + ",".join(MODES))
     bench = os.path.abspath(args.bench)
     out = os.path.abspath(args.outdir)
     os.makedirs(out, exist_ok=True)
@@ -127,7 +138,7 @@ def main():
                 alone = run_pair(bench, gate, kind, cta, 0,
                                  {}, {"SMC_POLICY": "*=original"},
                                  be_seconds=1)["ctas_per_second"]
-                for mode in MODES:
+                for mode in modes:
                     env_u, env_b = mode_env(mode, args.percentage)
                     r = run_pair(bench, gate, kind, cta, args.arrivals, env_u,
                                  env_b)

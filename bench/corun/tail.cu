@@ -34,6 +34,8 @@
 //   smc-reserve    the best effort's SM-centric variant, the urgent
 //                  original of policy original(reserve) on the high
 //                  priority: the runtime keeps room for it
+//   reserve-originals  the originals, the urgent one of policy
+//                  original(reserve): no room kept beside it
 //   green          the originals, the urgent one in a green context of
 //                  --green-sms SMs, the best effort in one of the rest
 //
@@ -62,7 +64,7 @@ using namespace smc::tail;
       "stream,fma] [--cta-us 10,50,200]\n"
       "         [--modes streams,priority,smc-priority,smc-headroom,"
       "smc-headroom-yield,\n"
-      "                  smc-reserve,green]\n"
+      "                  smc-reserve,reserve-originals,green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
       " [--per-arrival]\n"
       "       smc_tail_bench --role best-effort|urgent --gate DIR "
