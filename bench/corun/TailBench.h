@@ -44,6 +44,7 @@ struct Options {
   unsigned GreenSms = 16;  // the urgent kernel's green context
   unsigned Headroom = 2;   // best-effort workers per SM left out
   bool PerArrival = false; // --per-arrival: every arrival in the JSON
+  int FmaIterations = 0;   // --fma-iterations: tailFma's loop (0: sized)
   std::string Json;
   // One side of a run across processes (TailRoles.cu): "urgent" or
   // "best-effort", meeting through files in Gate; policies from SMC_POLICY.
@@ -105,6 +106,7 @@ struct Bench {
   // tailFma's iterations for CTAs of about CtaUs.
   int fmaIterations(unsigned CtaUs);
   std::map<unsigned, int> FmaIterations;
+  int FixedFmaIterations = 0; // --fma-iterations
 };
 
 struct Result {

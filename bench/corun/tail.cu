@@ -67,6 +67,7 @@ using namespace smc::tail;
       "                  smc-reserve,reserve-originals,green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
       " [--per-arrival]\n"
+      "         [--fma-iterations N]\n"
       "       smc_tail_bench --role best-effort|urgent --gate DIR "
       "[--kinds K --cta-us N] [--seconds S]\n");
   std::exit(Status);
@@ -125,6 +126,8 @@ Options parse(int Argc, char **Argv) {
       O.Gate = Value();
     else if (A == "--seconds")
       O.Seconds = positive(Value());
+    else if (A == "--fma-iterations")
+      O.FmaIterations = int(positive(Value()));
     else if (A == "--per-arrival")
       O.PerArrival = true;
     else if (A == "--cta-us") {
