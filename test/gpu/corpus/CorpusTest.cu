@@ -159,6 +159,10 @@ const std::vector<PolicyCase> &policyCases() {
       {"locality", "locality"},
       {"remap_random", "remap(control=always,keys=random)"},
       {"remap", "remap"},
+      // Every kernel reserved: originals of at most one CTA per SM run with
+      // over half an SM's shared memory per CTA (priority/Reserve.h).
+      {"original_reserve", "original(reserve)"},
+      {"smc_reserve", "smc(reserve)"},
   };
   return Cases;
 }
