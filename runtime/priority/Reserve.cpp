@@ -44,6 +44,9 @@ struct ReservedRoom {
   // Best-effort variants whose shared memory carveout was raised for the
   // room, with the carveout they had.
   std::map<CUfunction, int> Carveouts;
+  // When a best-effort launch here last kept room (steady clock ns), and
+  // when that was last written to the board.
+  int64_t RoomKeptNs = 0, RoomPostedNs = 0;
   // SMC_TENANTS=on: the GPU's tenant board (null: not opened, or it cannot
   // be), what the other processes reserve, and when that was read: at the
   // board's generation Seen, or every ReadEvery for processes that died.
@@ -57,6 +60,17 @@ struct ReservedRoom {
 };
 
 constexpr std::chrono::milliseconds ReadEvery{200};
+// Reserved CTAs are kept one to an SM while room was kept this recently, by
+// this process or (SMC_TENANTS=on) another; the board hears of it at most
+// every PostEvery.
+constexpr int64_t KeptWithinNs = 1000000000, PostEveryNs = 10000000;
+
+// CLOCK_MONOTONIC on Linux, alike in every process.
+int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 unsigned attribute(CUfunction F, CUfunction_attribute A) {
   int Value = 0;
@@ -221,6 +235,15 @@ struct Withdrawals {
   }
 };
 
+// The Priority lock held.  Whether a best-effort launch kept room lately,
+// here or on the device's board.
+bool roomKept(ReservedRoom &R, Prepared &P) {
+  int64_t Last = R.RoomKeptNs;
+  if (tenants::Board *B = board(R, P.Device->Ordinal))
+    Last = std::max(Last, B->RoomKeptNs.load(std::memory_order_relaxed));
+  return Last != 0 && nowNs() - Last < KeptWithinNs;
+}
+
 } // namespace
 
 void noteReservedLaunch(Launch &L, Prepared &P) {
@@ -233,10 +256,12 @@ void noteReservedLaunch(Launch &L, Prepared &P) {
     F = P.Kernel->Slice;
   Guard Lock(levelMutex<LockLevel::Priority>());
   initLimits(R, P.Device->Ordinal);
+  // Room holds the spread CTA; the launch spreads while room is kept (else
+  // the shared memory could cost it waves beside kernels that hold some).
   LaunchShape Shape = L.Req.Shape;
   if (F == P.Kernel->Original) {
     Shape.SharedMem = spreadOriginal(R, P, Shape);
-    if (Shape.SharedMem > L.Req.Shape.SharedMem)
+    if (Shape.SharedMem > L.Req.Shape.SharedMem && roomKept(R, P))
       L.Decision.SharedMem = Shape.SharedMem;
   }
   CtaFootprint Fp = footprint(R, F, Shape);
@@ -307,6 +332,12 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
     carveFor(R, P.Kernel->Smc, Room.SharedBytes != 0);
     if (Room.Threads == 0)
       return false;
+    int64_t Now = nowNs();
+    R.RoomKeptNs = Now;
+    if (R.Board && Now - R.RoomPostedNs >= PostEveryNs) {
+      R.Board->RoomKeptNs.store(Now, std::memory_order_relaxed);
+      R.RoomPostedNs = Now;
+    }
     initLimits(R, P.Device->Ordinal);
     CtaFootprint Worker = footprint(R, P.Kernel->Smc, L.Req.Shape);
     unsigned Workers = workersLeavingRoom(Worker, P.Plan.Target, Room, R.Sm);

@@ -8,7 +8,9 @@
 //
 //   a reserved launch    records its CTA's footprint (threads, registers,
 //                        shared memory) for its device, and runs as its
-//                        policy says, taking no SMs (there is room); an
+//                        policy says, taking no SMs (there is room); while
+//                        best-effort launches keep room (here, or on the
+//                        tenant board, within the last second), an
 //                        original launch of no more CTAs than SMs runs
 //                        with just over half an SM's shared memory per CTA
 //                        (PriorityRules.h: spreadSharedBytes), so that no
@@ -22,7 +24,9 @@
 //                        workersLeavingRoom), placed under its policy with
 //                        that target (Launch::placeUnder); the program
 //                        is told once per kernel and target what the
-//                        room costs it.  Where the room holds shared
+//                        room costs it; it notes that room is kept (and
+//                        posts it to the board, at most every 10 ms).
+//                        Where the room holds shared
 //                        memory, its variant asks for the largest shared
 //                        memory carveout (given back with the room): an SM
 //                        changes its carveout only when it is empty.

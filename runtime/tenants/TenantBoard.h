@@ -71,9 +71,16 @@ struct Board {
   uint32_t Version;
   std::atomic<uint64_t> Generation;
   Slot Slots[BoardSlots];
+  // When a best-effort launch of any process last kept room for a reserved
+  // CTA (CLOCK_MONOTONIC ns, which every process reads alike; 0: never).
+  // Written without moving Generation: nobody needs to look again for it.
+  // At the end, so that a board made by an SMC without it only grows.
+  std::atomic<int64_t> RoomKeptNs;
 };
 
 static_assert(sizeof(Slot) == 40, "the board's layout is the file's");
+static_assert(sizeof(Board) == 16 + BoardSlots * 40 + 8,
+              "the board's layout is the file's");
 static_assert(std::atomic<uint32_t>::is_always_lock_free &&
                   std::atomic<uint64_t>::is_always_lock_free,
               "board words are shared between processes");

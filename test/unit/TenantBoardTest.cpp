@@ -16,7 +16,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -157,6 +160,9 @@ TEST(TenantBoard, TheScriptShowsABoardFile) {
   Process Self = thisProcess();
   ASSERT_TRUE(publish(*B, Self, {256, 32, 1024}, processAlive));
   EXPECT_EQ(tenants(*Again, processAlive).size(), 1u);
+  timespec Now{};
+  clock_gettime(CLOCK_MONOTONIC, &Now);
+  B->RoomKeptNs.store(int64_t(Now.tv_sec) * 1000000000 + Now.tv_nsec);
   std::string Command = std::string(SMC_SOURCE_DIR) +
                         "/scripts/smc-tenants --board " + Path + " 2>&1";
   FILE *Out = popen(Command.c_str(), "r");
@@ -173,6 +179,34 @@ TEST(TenantBoard, TheScriptShowsABoardFile) {
   EXPECT_NE(Text.find("CTA of 256 threads, 32 registers/thread, 1024 B"),
             std::string::npos)
       << Text;
+  EXPECT_NE(Text.find("room last kept by a best-effort launch 0."),
+            std::string::npos)
+      << Text;
+  std::remove(Path);
+}
+
+TEST(TenantBoard, ABoardWithoutTheRoomWordGrows) {
+  // A board file an SMC without RoomKeptNs made (its size ends at the
+  // slots) maps, grown, with its slots kept and no room kept yet.
+  char Path[] = "/tmp/smc-tenants-test-XXXXXX";
+  int Fd = mkstemp(Path);
+  ASSERT_GE(Fd, 0);
+  std::vector<char> Old(sizeof(Board) - sizeof(int64_t), 0);
+  Board Made;
+  std::memset(static_cast<void *>(&Made), 0, sizeof Made);
+  initBoard(Made);
+  Made.Slots[3].Owner.store(uint32_t(getpid()));
+  std::memcpy(Old.data(), static_cast<const void *>(&Made), Old.size());
+  ASSERT_EQ(write(Fd, Old.data(), Old.size()), ssize_t(Old.size()));
+  close(Fd);
+  std::string Error;
+  Board *B = mapBoard(Path, /*File=*/true, Error);
+  ASSERT_NE(B, nullptr) << Error;
+  EXPECT_EQ(B->Slots[3].Owner.load(), uint32_t(getpid()));
+  EXPECT_EQ(B->RoomKeptNs.load(), 0);
+  struct stat St{};
+  ASSERT_EQ(stat(Path, &St), 0);
+  EXPECT_EQ(size_t(St.st_size), sizeof(Board));
   std::remove(Path);
 }
 
