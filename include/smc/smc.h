@@ -137,14 +137,14 @@ struct Policy {
   // every best-effort SM-centric launch leaves room on each SM for one of
   // its CTAs (fewer workers per SM, from the two kernels' threads,
   // registers and shared memory), and its launches take no SMs: their
-  // CTAs start in that room at once, not at a chunk boundary (while room is
-  // kept, an original launch of at most one CTA per SM runs with over half
-  // an SM's shared memory per CTA, so that its CTAs cannot pile onto one
-  // SM).  Costs the
-  // best effort the room it leaves (each best-effort kernel is told once
-  // how many workers per SM it keeps).  With SMC_TENANTS=on, the other SMC
-  // processes on the GPU keep the room too.  In SMC_POLICY, the option
-  // `reserve` (`k=original(reserve)`).  Ignored under PriorityMode::Off.
+  // CTAs start in that room at once, not at a chunk boundary.  While room
+  // is kept, an original launch of at most one CTA per SM runs with over
+  // half an SM's shared memory per CTA, so that its CTAs cannot pile onto
+  // one SM.  Costs the best effort the room it leaves (each best-effort
+  // kernel is told once how many workers per SM it keeps).  With
+  // SMC_TENANTS=on, the other SMC processes on the GPU keep the room too.
+  // In SMC_POLICY, the option `reserve` (`k=original(reserve)`).  Ignored
+  // under PriorityMode::Off.
   bool reserve = false;
   // Remap: the share of the jobs (0 < remapRatio <= 1) that are remapped,
   // the first ones in thread order (partial remapping: a smaller table and

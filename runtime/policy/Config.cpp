@@ -76,20 +76,18 @@ Config readConfig(const std::function<const char *(const char *)> &Lookup,
 
   C.ProfilePath = Value("SMC_PROFILE");
   C.ProfileRecordPath = Value("SMC_PROFILE_RECORD");
-  if (std::string Search = Value("SMC_AUTO_SEARCH"); !Search.empty()) {
-    if (Search == "off")
-      C.AutoSearch = false;
-    else if (Search != "on")
-      Messages.push_back("SMC_AUTO_SEARCH: '" + Search +
-                         "' is not one of on, off; using on");
-  }
-  if (std::string Tenants = Value("SMC_TENANTS"); !Tenants.empty()) {
-    if (Tenants == "on")
-      C.Tenants = true;
-    else if (Tenants != "off")
-      Messages.push_back("SMC_TENANTS: '" + Tenants +
-                         "' is not one of on, off; using off");
-  }
+  // A switch: on or off; anything else keeps Field's default, told.
+  auto OnOff = [&](const char *Name, bool &Field) {
+    std::string Text = Value(Name);
+    if (Text == "on" || Text == "off")
+      Field = Text == "on";
+    else if (!Text.empty())
+      Messages.push_back(std::string(Name) + ": '" + Text +
+                         "' is not one of on, off; using " +
+                         (Field ? "on" : "off"));
+  };
+  OnOff("SMC_AUTO_SEARCH", C.AutoSearch);
+  OnOff("SMC_TENANTS", C.Tenants);
   if (std::string Layouts = Value("SMC_GRAPH_LAYOUTS"); !Layouts.empty()) {
     if (Layouts == "off")
       C.GraphLayoutMode = GraphLayouts::Off;

@@ -49,17 +49,16 @@ struct ReservedRoom {
   int64_t RoomKeptNs = 0, RoomPostedNs = 0;
   // SMC_TENANTS=on: the GPU's tenant board (null: not opened, or it cannot
   // be), what the other processes reserve, and when that was read: at the
-  // board's generation Seen, or every ReadEvery for processes that died.
+  // board's generation Seen, or every ReadEveryNs for processes that died.
   tenants::Board *Board = nullptr;
   bool BoardTried = false;
   bool Published = false; // Largest is on the board
-  std::atomic<bool> OthersReserve{false};
-  CtaFootprint Others;
+  CtaFootprint Others;    // zero: none
   uint64_t Seen = UINT64_MAX;
-  std::chrono::steady_clock::time_point Read;
+  int64_t ReadNs = 0;
 };
 
-constexpr std::chrono::milliseconds ReadEvery{200};
+constexpr int64_t ReadEveryNs = 200000000;
 // Reserved CTAs are kept one to an SM while room was kept this recently, by
 // this process or (SMC_TENANTS=on) another; the board hears of it at most
 // every PostEvery.
@@ -70,6 +69,18 @@ int64_t nowNs() {
   return std::chrono::duration_cast<std::chrono::nanoseconds>(
              std::chrono::steady_clock::now().time_since_epoch())
       .count();
+}
+
+// Into grows to hold F too (the most of each resource); whether it grew.
+bool widen(CtaFootprint &Into, const CtaFootprint &F) {
+  CtaFootprint Was = Into;
+  Into.Threads = std::max(Into.Threads, F.Threads);
+  Into.RegistersPerThread =
+      std::max(Into.RegistersPerThread, F.RegistersPerThread);
+  Into.SharedBytes = std::max(Into.SharedBytes, F.SharedBytes);
+  return Into.Threads != Was.Threads ||
+         Into.RegistersPerThread != Was.RegistersPerThread ||
+         Into.SharedBytes != Was.SharedBytes;
 }
 
 unsigned attribute(CUfunction F, CUfunction_attribute A) {
@@ -212,18 +223,17 @@ tenants::Board *board(ReservedRoom &R, int Device) {
 }
 
 // The Priority lock held.  What the other processes on the board reserve,
-// read again when the board changed or ReadEvery has passed.
+// read again when the board changed or ReadEveryNs has passed.
 void readOthers(ReservedRoom &R, tenants::Board &B) {
-  auto Now = std::chrono::steady_clock::now();
+  int64_t Now = nowNs();
   uint64_t Generation = B.Generation.load(std::memory_order_acquire);
-  if (Generation == R.Seen && Now - R.Read < ReadEvery)
+  if (Generation == R.Seen && Now - R.ReadNs < ReadEveryNs)
     return;
   tenants::Footprint F =
       tenants::largestReserved(B, self(), tenants::processAlive);
   R.Others = {F.Threads, F.RegistersPerThread, F.SharedBytes};
-  R.OthersReserve.store(F.Threads != 0, std::memory_order_release);
   R.Seen = Generation;
-  R.Read = Now;
+  R.ReadNs = Now;
 }
 
 // This process's slots, freed at exit.
@@ -264,18 +274,10 @@ void noteReservedLaunch(Launch &L, Prepared &P) {
     if (Shape.SharedMem > L.Req.Shape.SharedMem && roomKept(R, P))
       L.Decision.SharedMem = Shape.SharedMem;
   }
-  CtaFootprint Fp = footprint(R, F, Shape);
-  CtaFootprint Was = R.Largest;
-  R.Largest.Threads = std::max(R.Largest.Threads, Fp.Threads);
-  R.Largest.RegistersPerThread =
-      std::max(R.Largest.RegistersPerThread, Fp.RegistersPerThread);
-  R.Largest.SharedBytes = std::max(R.Largest.SharedBytes, Fp.SharedBytes);
+  bool Changed = widen(R.Largest, footprint(R, F, Shape));
   R.Any.store(true, std::memory_order_release);
   // The board hears of a change only: every write makes every other
   // process read it again.
-  bool Changed = Was.Threads != R.Largest.Threads ||
-                 Was.RegistersPerThread != R.Largest.RegistersPerThread ||
-                 Was.SharedBytes != R.Largest.SharedBytes;
   if (R.Published && !Changed)
     return;
   if (tenants::Board *B = board(R, P.Device->Ordinal)) {
@@ -323,12 +325,7 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
     // Room for the largest CTA this process or another reserves.
     CtaFootprint Room =
         R.Any.load(std::memory_order_relaxed) ? R.Largest : CtaFootprint();
-    if (R.OthersReserve.load(std::memory_order_relaxed)) {
-      Room.Threads = std::max(Room.Threads, R.Others.Threads);
-      Room.RegistersPerThread =
-          std::max(Room.RegistersPerThread, R.Others.RegistersPerThread);
-      Room.SharedBytes = std::max(Room.SharedBytes, R.Others.SharedBytes);
-    }
+    widen(Room, R.Others);
     carveFor(R, P.Kernel->Smc, Room.SharedBytes != 0);
     if (Room.Threads == 0)
       return false;
