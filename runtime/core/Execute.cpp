@@ -257,8 +257,13 @@ cudaError_t runOriginal(Launch &L, const char *Reason) {
     LaunchRequest More = L.Req;
     More.Shape.SharedMem = L.Decision.SharedMem;
     Err = launchOriginal(More);
-    if (Err != cudaSuccess) // the launch as the program made it, then
+    if (Err != cudaSuccess && L.current()) { // as the program made it, then
       cudaGetLastError();
+      tellKernel(*L.current()->Kernel,
+                 "a launch with " + std::to_string(L.Decision.SharedMem) +
+                     " bytes of shared memory per CTA failed (" +
+                     cudaGetErrorName(Err) + "); it runs as requested");
+    }
   }
   if (Err != cudaSuccess)
     Err = launchOriginal(L.Req);
