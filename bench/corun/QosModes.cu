@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "BenchCuda.h"
 #include "CoRunPlan.h"
+#include "FmaChunk.cuh"
 #include "QosBench.h"
 #include "smc/smc.h"
 
@@ -42,20 +43,6 @@ __device__ void traceBegin(ChunkTrace *Trace) {
 __device__ void traceEnd(ChunkTrace *Trace) {
   if (threadIdx.x == 0)
     Trace[blockIdx.x].End = __nvvm_read_ptx_sreg_globaltimer();
-}
-
-// Two chains of Iterations dependent FMAs per thread: a compute-bound CTA
-// whose length the benchmark calibrates.
-__device__ __forceinline__ void fmaChunk(int Iterations, float *Sink) {
-  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
-#pragma unroll 4
-  for (int I = 0; I < Iterations; ++I) {
-    X = fmaf(X, 0.9999f, 0.5f);
-    Y = fmaf(Y, 0.9998f, 0.25f);
-  }
-  __syncthreads();
-  if (X + Y == 12345.0f) // never true; keeps the chains
-    Sink[blockIdx.x] = X;
 }
 
 __global__ void fmaChunks(int Iterations, float *Sink) {

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "TailBench.h"
 
+#include "FmaChunk.cuh"
+
 #include "base/Driver.h"
 #include "smc/smc.h"
 
@@ -37,15 +39,7 @@ __global__ void tailUrgent(int Iterations, float *Sink,
     atomicMin(&Stamps[0], globalNs());
     atomicAdd(&PerSm[__nvvm_read_ptx_sreg_smid() % smc::tail::MaxSms], 1u);
   }
-  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
-#pragma unroll 4
-  for (int I = 0; I < Iterations; ++I) {
-    X = fmaf(X, 0.9999f, 0.5f);
-    Y = fmaf(Y, 0.9998f, 0.25f);
-  }
-  __syncthreads();
-  if (X + Y == 12345.0f)
-    Sink[blockIdx.x] = X;
+  fmaChunk(Iterations, Sink);
   if (threadIdx.x == 0)
     atomicMax(&Stamps[1], globalNs());
 }
@@ -334,6 +328,17 @@ Arrival Bench::urgent(const UrgentStream &S) {
   return A;
 }
 
+std::vector<Arrival> Bench::arrivals(const UrgentStream &S, unsigned N) {
+  std::mt19937 Random(20261129);
+  std::uniform_int_distribution<int> Gap(1000, 3000);
+  std::vector<Arrival> Out;
+  for (unsigned A = 0; A < N; ++A) {
+    std::this_thread::sleep_for(std::chrono::microseconds(Gap(Random)));
+    Out.push_back(urgent(S));
+  }
+  return Out;
+}
+
 Result run(Bench &B, const std::string &Mode, const std::string &Kind,
            unsigned CtaUs, unsigned Arrivals) {
   Result R;
@@ -416,14 +421,9 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     CHECK(cudaStreamSynchronize(Low));
   });
   auto Start = Clock::now();
-  std::mt19937 Random(20261129);
-  std::uniform_int_distribution<int> Gap(1000, 3000);
   if (Arrivals == 0)
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
-  for (unsigned A = 0; A < Arrivals; ++A) {
-    std::this_thread::sleep_for(std::chrono::microseconds(Gap(Random)));
-    R.Arrivals.push_back(B.urgent(Urgent));
-  }
+  R.Arrivals = B.arrivals(Urgent, Arrivals);
   Stop.store(true);
   BestEffortThread.join();
   double Seconds = std::chrono::duration<double>(Clock::now() - Start).count();

@@ -103,6 +103,8 @@ struct Bench {
   void launchBestEffort(cudaStream_t Stream, const std::string &Kind,
                         unsigned CtaUs);
   Arrival urgent(const UrgentStream &S);
+  // N urgent arrivals on S, 1-3 ms apart (jittered, alike in every run).
+  std::vector<Arrival> arrivals(const UrgentStream &S, unsigned N);
   // tailFma's iterations for CTAs of about CtaUs.
   int fmaIterations(unsigned CtaUs);
   std::map<unsigned, int> FmaIterations;

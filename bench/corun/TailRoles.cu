@@ -21,7 +21,6 @@
 
 #include <cstdio>
 #include <fstream>
-#include <random>
 #include <sys/stat.h>
 #include <thread>
 
@@ -108,13 +107,7 @@ int urgent(const Options &O) {
   B.setUp(O, Alone);
   touch(O.Gate + "/go");
   std::this_thread::sleep_for(std::chrono::milliseconds(300));
-  std::mt19937 Random(20261129);
-  std::uniform_int_distribution<int> Gap(1000, 3000);
-  std::vector<Arrival> Arrivals;
-  for (unsigned A = 0; A < O.Arrivals; ++A) {
-    std::this_thread::sleep_for(std::chrono::microseconds(Gap(Random)));
-    Arrivals.push_back(B.urgent(B.High));
-  }
+  std::vector<Arrival> Arrivals = B.arrivals(B.High, O.Arrivals);
   touch(O.Gate + "/stop");
   auto Field = [&](const char *Name, double Arrival::*F) {
     std::printf(", \"%s_p50\": %.4f, \"%s_p99\": %.4f, \"%s_p999\": %.4f", Name,

@@ -32,6 +32,7 @@
 // the long kernel's end, the short launch's latency (events) and on how many
 // SMs its chunks ran.
 //===----------------------------------------------------------------------===//
+#include "../corun/FmaChunk.cuh"
 #include "smc/smc.h"
 
 #include <cuda_runtime.h>
@@ -63,15 +64,7 @@ __global__ void longChunks(int Iterations, float *Sink,
                            unsigned long long *Times) {
   if (threadIdx.x == 0)
     atomicMin(&Times[0], now());
-  float X = threadIdx.x * 1e-3f, Y = X + 1.0f;
-#pragma unroll 4
-  for (int I = 0; I < Iterations; ++I) {
-    X = fmaf(X, 0.9999f, 0.5f);
-    Y = fmaf(Y, 0.9998f, 0.25f);
-  }
-  __syncthreads();
-  if (X + Y == 12345.0f)
-    Sink[blockIdx.x] = X;
+  fmaChunk(Iterations, Sink);
   if (threadIdx.x == 0)
     atomicMax(&Times[1], now());
 }
