@@ -146,6 +146,20 @@ struct Policy {
   // In SMC_POLICY, the option `reserve` (`k=original(reserve)`).  Ignored
   // under PriorityMode::Off.
   bool reserve = false;
+  // A tail-latency target for the kernel's launches (it makes them urgent):
+  // the runtime times each launch on its stream (events from the stream
+  // reaching the launch to the kernel's end) and judges the p99 of every
+  // 200: while taking SMs (as `urgent`) meets the target, it takes SMs;
+  // once it does not, room is kept (as `reserve`, which costs the best
+  // effort the room, each best-effort kernel told how much); after the
+  // room met the target for a while, taking SMs is tried again.  Every
+  // change is told once with its numbers.  p99Ratio: over the fastest
+  // launch of the kernel seen so far (its time alone, once it ran alone);
+  // p99Micros: in microseconds; 0: no target.  In SMC_POLICY, the option
+  // `p99=1.5x` or `p99=120us` (`k=original(p99=2x)`).  Ignored under
+  // PriorityMode::Off.
+  double p99Ratio = 0;
+  double p99Micros = 0;
   // Remap: the share of the jobs (0 < remapRatio <= 1) that are remapped,
   // the first ones in thread order (partial remapping: a smaller table and
   // sort); where the keys come from; whether trials decide.

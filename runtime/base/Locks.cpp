@@ -14,10 +14,10 @@ namespace {
 
 // The levels' names, in LockLevel's order from 1.
 constexpr const char *LevelNames[] = {
-    "Graphs",   "Batch",    "BatchLanes",  "Locality", "CoRun",
-    "Remap",    "Priority", "StatsLaunch", "Registry", "Partitions",
-    "TopUps",   "Confined", "Policies",    "Profiles", "Events",
-    "Affinity", "Records",  "Messages"};
+    "Graphs",     "Batch",    "BatchLanes", "Locality",    "CoRun",
+    "Remap",      "Latency",  "Priority",   "StatsLaunch", "Registry",
+    "Partitions", "TopUps",   "Confined",   "Policies",    "Profiles",
+    "Events",     "Affinity", "Records",    "Messages"};
 static_assert(sizeof(LevelNames) / sizeof(LevelNames[0]) ==
                   size_t(LockLevel::Messages),
               "a name for every lock level");

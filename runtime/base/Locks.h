@@ -13,6 +13,8 @@
 //                            across the launch it decides
 //   Remap        remap/      a configuration's remap table and trials,
 //                            across the table's computation
+//   Latency      latency/    each device's latency targets: their searches
+//                            and timed launches in flight
 //   Priority     priority/   yielding launches and urgent holds
 //   StatsLaunch  observe/    an SMC_STATS launch and the read-back of its
 //                            counts (serializes launches)
@@ -54,6 +56,7 @@ enum class LockLevel : unsigned char {
   Locality,
   CoRun,
   Remap,
+  Latency,
   Priority,
   StatsLaunch,
   Registry,

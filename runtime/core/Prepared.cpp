@@ -80,7 +80,8 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   P->PolicyId = PolicyId;
   P->NumParams = K.Info.num_params;
   const Policy &Policy = policyById(PolicyId);
-  P->Urgent = Policy.urgent || Policy.reserve;
+  P->LatencyTarget = hasLatencyTarget(Policy);
+  P->Urgent = Policy.urgent || Policy.reserve || P->LatencyTarget;
   P->Reserve = Policy.reserve;
   P->Order = Policy.order;
   if (Policy.variant == Variant::Original)

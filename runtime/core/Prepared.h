@@ -46,10 +46,13 @@ struct Prepared {
   // Set when a variant launch failed but the original then succeeded: from
   // then on this configuration runs the original.
   std::atomic<bool> VariantFailed{false};
-  // The policy marks every launch urgent (Policy::urgent or reserve), and
+  // The policy marks every launch urgent (Policy::urgent, reserve or a
+  // latency target: latency/LatencyTargets.h), and
   // room is kept for its CTAs (Policy::reserve: priority/Reserve.h).
   bool Urgent = false;
   bool Reserve = false;
+  // The policy has a tail-latency target (Policy::p99Ratio, p99Micros).
+  bool LatencyTarget = false;
   // The policy's chunk order (SMC_STATS records it).
   ChunkOrder Order = ChunkOrder::Interleaved;
   // A loop-mode SM-centric configuration confined to some of the device's

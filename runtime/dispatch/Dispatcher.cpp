@@ -22,10 +22,15 @@
 //                     original: the original or the remapped jobs (the
 //                     table computed where missing or stale), or the next
 //                     timed trial (remap/).
-//   5. Priorities     unless 1 or 4 chose the SMs: an urgent launch takes
+//   5. Latency        unless 1 or 4 chose the SMs: a kernel with a p99
+//                     target is timed, and placed under its policy with
+//                     `reserve` while room is what meets it (latency/).
+//   6. Priorities     unless 1 or 4 chose the SMs: an urgent launch takes
 //                     SMs from yielding launches and is confined to them; a
-//                     best-effort SM-centric launch yields (priority/).
-//   6. the executor   the original or the variant as decided, with
+//                     reserved one starts in the room best-effort SM-centric
+//                     launches keep; a best-effort SM-centric launch yields
+//                     or keeps room (priority/).
+//   7. the executor   the original or the variant as decided, with
 //                     SMC_STATS and SMC_TRACE (core/Execute.h).
 //
 // Each decision-maker is a type with a Ticket (its state for one launch)
@@ -46,6 +51,7 @@
 #include "core/Prepared.h"
 #include "corun/AutoLaunch.h"
 #include "dispatch/DecisionMakers.h"
+#include "latency/LatencyTargets.h"
 #include "locality/LocalityLaunch.h"
 #include "observe/Stats.h"
 #include "partition/Partitions.h"
@@ -68,8 +74,9 @@ struct Configuration {
   static void after(Launch &, Ticket &, cudaError_t) {}
 };
 
-using LaunchDecisionMakers = DecisionMakers<Partitions, Configuration, Locality,
-                                            CoRun, Remapping, Priorities>;
+using LaunchDecisionMakers =
+    DecisionMakers<Partitions, Configuration, Locality, CoRun, Remapping,
+                   LatencyTargets, Priorities>;
 
 cudaError_t launchRequest(const LaunchRequest &Req) {
   // Step 0.
@@ -90,7 +97,7 @@ cudaError_t launchRequest(const LaunchRequest &Req) {
   LaunchDecisionMakers Makers;
   Makers.propose(L); // steps 1-5
   Makers.before(L);
-  cudaError_t Err = execute(L); // step 6
+  cudaError_t Err = execute(L); // step 7
   Makers.after(L, Err);
   return Err;
 }

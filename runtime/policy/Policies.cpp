@@ -37,6 +37,7 @@ bool samePolicy(const Policy &A, const Policy &B) {
          A.clusterWidth == B.clusterWidth &&
          A.clusterHeight == B.clusterHeight && A.sliceSize == B.sliceSize &&
          A.urgent == B.urgent && A.reserve == B.reserve &&
+         A.p99Ratio == B.p99Ratio && A.p99Micros == B.p99Micros &&
          A.remapRatio == B.remapRatio && A.remapKeys == B.remapKeys &&
          A.remapControl == B.remapControl;
 }
@@ -93,10 +94,12 @@ uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM) {
   Policy P = policyById(Id);
   if (P.variant == Variant::Auto || P.variant == Variant::Locality) {
-    bool Urgent = P.urgent, Reserve = P.reserve;
-    P = Policy();
-    P.urgent = Urgent;
-    P.reserve = Reserve;
+    Policy Confined;
+    Confined.urgent = P.urgent;
+    Confined.reserve = P.reserve;
+    Confined.p99Ratio = P.p99Ratio;
+    Confined.p99Micros = P.p99Micros;
+    P = Confined;
   }
   if (P.variant != Variant::SMCentric)
     return Id;
@@ -123,11 +126,13 @@ template <typename Pred> bool somePolicySet(Pred Has) {
 } // namespace
 
 bool urgentPolicySet() {
-  return somePolicySet([](const Policy &P) { return P.urgent || P.reserve; });
+  return somePolicySet([](const Policy &P) {
+    return P.urgent || P.reserve || hasLatencyTarget(P);
+  });
 }
 
-bool reservePolicySet() {
-  return somePolicySet([](const Policy &P) { return P.reserve; });
+bool hasLatencyTarget(const Policy &P) {
+  return P.p99Ratio > 0 || P.p99Micros > 0;
 }
 
 //===----------------------------------------------------------------------===//

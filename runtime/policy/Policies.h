@@ -34,15 +34,17 @@ uint32_t policyIdFor(const Policy &P);
 const Policy &policyById(uint32_t Id);
 // The id of policy `Id` confined to the SMs `Sms`, with `WorkersPerSM`
 // workers per SM unless 0: an SM-centric policy with that SM set; auto and
-// locality become the default SM-centric policy there (keeping `urgent`);
+// locality become the default SM-centric policy there (keeping `urgent`,
+// `reserve` and the latency target);
 // original and slice policies are returned unchanged.
 uint32_t confinedPolicyId(uint32_t Id, const std::vector<unsigned> &Sms,
                           unsigned WorkersPerSM = 0);
 
 // Whether some policy set by the API or SMC_POLICY has `urgent` (or
-// `reserve`), and `reserve`.
+// `reserve`, or a latency target).
 bool urgentPolicySet();
-bool reservePolicySet();
+// Whether `P` has a tail-latency target (Policy::p99Ratio, p99Micros).
+bool hasLatencyTarget(const Policy &P);
 
 } // namespace smc
 

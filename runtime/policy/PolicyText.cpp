@@ -10,6 +10,7 @@
 #include "base/KernelName.h"
 
 #include <cctype>
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <set>
@@ -157,11 +158,11 @@ private:
                     Policy &Policy) {
     bool IsSmc = Action == "smc", IsSlice = Action == "slice";
     bool IsRemap = Action == "remap";
-    const char *KeysOfAction = IsSmc ? "workers, sms, order, urgent or reserve"
-                               : IsSlice ? "size, urgent or reserve"
-                               : IsRemap
-                                   ? "ratio, keys, control, urgent or reserve"
-                                   : "only urgent or reserve";
+    const char *KeysOfAction =
+        IsSmc     ? "workers, sms, order, urgent, reserve or p99"
+        : IsSlice ? "size, urgent, reserve or p99"
+        : IsRemap ? "ratio, keys, control, urgent, reserve or p99"
+                  : "only urgent, reserve or p99";
     std::set<std::string> Seen;
     for (const std::string &RawOption : splitTopLevel(Inner)) {
       std::string Option = trim(RawOption);
@@ -176,7 +177,7 @@ private:
       size_t Eq = Option.find('=');
       if (Eq == std::string::npos)
         return fail("option '" + Option + "' has no value (expected " +
-                    "key=value, urgent or reserve)");
+                    "key=value, urgent, reserve or p99=...)");
       std::string Key = trim(Option.substr(0, Eq));
       std::string Value = trim(Option.substr(Eq + 1));
       if (Key.empty())
@@ -184,6 +185,13 @@ private:
       if (Key == "urgent" || Key == "reserve")
         return fail("option '" + Key + "' takes no value (write '" + Key +
                     "')");
+      if (Key == "p99") { // of every action
+        if (!Seen.insert(Key).second)
+          return fail("option 'p99' is given twice");
+        if (!parseLatencyTarget(Value, Policy))
+          return false;
+        continue;
+      }
       bool SmcKey = Key == "workers" || Key == "sms" || Key == "order";
       bool SliceKey = Key == "size";
       bool RemapKey = Key == "ratio" || Key == "keys" || Key == "control";
@@ -207,6 +215,10 @@ private:
       if (!parseValue(Key, Value, Policy))
         return false;
     }
+    if (Policy.reserve && (Policy.p99Ratio > 0 || Policy.p99Micros > 0))
+      return fail("options 'reserve' and 'p99' together: a p99 target "
+                  "chooses between taking SMs and keeping room (give it "
+                  "without 'reserve')");
     return true;
   }
 
@@ -238,6 +250,29 @@ private:
       return true;
     }
     return parseSmList(Value, Policy.sms);
+  }
+
+  // p99=<ratio>x (over the fastest launch, above 1) or p99=<micros>us.
+  bool parseLatencyTarget(const std::string &Value, Policy &Policy) {
+    auto Bad = [&] {
+      return fail("'" + Value +
+                  "' is not a p99 target (expected a ratio over the "
+                  "fastest launch such as 1.5x, above 1, or a time such "
+                  "as 120us)");
+    };
+    bool Ratio = Value.size() > 1 && Value.back() == 'x';
+    bool Micros =
+        Value.size() > 2 && Value.compare(Value.size() - 2, 2, "us") == 0;
+    if (!Ratio && !Micros)
+      return Bad();
+    std::string Number = Value.substr(0, Value.size() - (Ratio ? 1 : 2));
+    char *End = nullptr;
+    double N = std::strtod(Number.c_str(), &End);
+    if (Number.empty() || isSpace(Number[0]) || *End != '\0' ||
+        !std::isfinite(N) || (Ratio ? !(N > 1) : !(N > 0)))
+      return Bad();
+    (Ratio ? Policy.p99Ratio : Policy.p99Micros) = N;
+    return true;
   }
 
   // remap's ratio=R (0 < R <= 1), keys=inspector|random,

@@ -68,10 +68,14 @@ struct YieldState {
 // setPriorityMode's mode, or -1: SMC_PRIORITY's.
 std::atomic<int> ModeSet{-1};
 
+} // namespace
+
 PriorityMode priorityMode() {
   int Set = ModeSet.load(std::memory_order_relaxed);
   return Set >= 0 ? PriorityMode(Set) : config().Priority;
 }
+
+namespace {
 
 // The least stream priority of the device in use when first asked (CUDA's
 // range is the same for every device); 0, CUDA's default, if unknown.

@@ -39,6 +39,7 @@
 #define SMC_RUNTIME_PRIORITY_PRIORITIES_H
 
 #include "core/Launch.h"
+#include "smc/smc.h"
 
 #include <cuda.h>
 
@@ -64,6 +65,9 @@ struct Priorities {
   static void before(Launch &L, Ticket &T);
   static void after(Launch &L, Ticket &T, cudaError_t Err);
 };
+
+// The mode in force: setPriorityMode's, else SMC_PRIORITY's.
+PriorityMode priorityMode();
 
 // Whether a launch of `P` on `Stream` (the effective stream) is urgent: its
 // policy says so (Policy::urgent) or its stream has a higher priority than

@@ -32,6 +32,8 @@ struct ReservedRoom {
   // The policy epoch at which a policy with `reserve` was last looked for.
   uint64_t CheckedEpoch = UINT64_MAX;
   CtaFootprint Largest; // the most of each resource one CTA needs
+  // Each reserved kernel's largest CTA (Largest is the most of them all).
+  std::map<const KernelEntry *, CtaFootprint> ByKernel;
   SmResources Sm;
   bool LimitsRead = false;
   // Footprints of functions at a block size and dynamic shared memory.
@@ -254,6 +256,61 @@ bool roomKept(ReservedRoom &R, Prepared &P) {
   return Last != 0 && nowNs() - Last < KeptWithinNs;
 }
 
+// The Priority lock held.  Largest onto the device's board (SMC_TENANTS).
+void publish(ReservedRoom &R, int Device) {
+  if (tenants::Board *B = board(R, Device)) {
+    static Withdrawals AtExit;
+    if (std::find(AtExit.Boards.begin(), AtExit.Boards.end(), B) ==
+        AtExit.Boards.end())
+      AtExit.Boards.push_back(B);
+    R.Published =
+        tenants::publish(*B, self(),
+                         {R.Largest.Threads, R.Largest.RegistersPerThread,
+                          R.Largest.SharedBytes},
+                         tenants::processAlive);
+    if (!R.Published)
+      tell("SMC_TENANTS: the tenant board of device " + std::to_string(Device) +
+           " is full; other processes do not leave room for this one");
+  }
+}
+
+// The Priority lock held.  No room kept here until a reserved kernel
+// launches again: best-effort variants get their carveouts back, the
+// board forgets this process's footprint.
+void giveBackRoom(ReservedRoom &R) {
+  R.Any.store(false, std::memory_order_relaxed);
+  R.Largest = CtaFootprint();
+  R.ByKernel.clear();
+  while (!R.Carveouts.empty())
+    carveFor(R, R.Carveouts.begin()->first, false);
+  if (R.Board)
+    tenants::withdraw(*R.Board, self());
+  R.Published = false;
+}
+
+// The Priority lock held.  Forgets the reserved kernels that are `Gone`:
+// the room shrinks to the others' (given back once none is left).
+template <typename Pred>
+void forgetKernels(ReservedRoom &R, int Device, Pred Gone) {
+  bool Forgot = false;
+  for (auto It = R.ByKernel.begin(); It != R.ByKernel.end();) {
+    if (Gone(*It->first)) {
+      It = R.ByKernel.erase(It);
+      Forgot = true;
+    } else {
+      ++It;
+    }
+  }
+  if (!Forgot)
+    return;
+  if (R.ByKernel.empty())
+    return giveBackRoom(R);
+  R.Largest = CtaFootprint();
+  for (const auto &[K, Fp] : R.ByKernel)
+    widen(R.Largest, Fp);
+  publish(R, Device);
+}
+
 } // namespace
 
 void noteReservedLaunch(Launch &L, Prepared &P) {
@@ -274,27 +331,21 @@ void noteReservedLaunch(Launch &L, Prepared &P) {
     if (Shape.SharedMem > L.Req.Shape.SharedMem && roomKept(R, P))
       L.Decision.SharedMem = Shape.SharedMem;
   }
-  bool Changed = widen(R.Largest, footprint(R, F, Shape));
+  CtaFootprint Fp = footprint(R, F, Shape);
+  widen(R.ByKernel[P.Kernel], Fp);
+  bool Changed = widen(R.Largest, Fp);
   R.Any.store(true, std::memory_order_release);
   // The board hears of a change only: every write makes every other
   // process read it again.
-  if (R.Published && !Changed)
-    return;
-  if (tenants::Board *B = board(R, P.Device->Ordinal)) {
-    static Withdrawals AtExit;
-    if (std::find(AtExit.Boards.begin(), AtExit.Boards.end(), B) ==
-        AtExit.Boards.end())
-      AtExit.Boards.push_back(B);
-    R.Published =
-        tenants::publish(*B, self(),
-                         {R.Largest.Threads, R.Largest.RegistersPerThread,
-                          R.Largest.SharedBytes},
-                         tenants::processAlive);
-    if (!R.Published)
-      tell("SMC_TENANTS: the tenant board of device " +
-           std::to_string(P.Device->Ordinal) +
-           " is full; other processes do not leave room for this one");
-  }
+  if (!R.Published || Changed)
+    publish(R, P.Device->Ordinal);
+}
+
+void withdrawReservedKernel(DeviceState &Dev, const KernelEntry &Kernel) {
+  ReservedRoom &R = Dev.Rooms.get<ReservedRoom>();
+  Guard Lock(levelMutex<LockLevel::Priority>());
+  forgetKernels(R, Dev.Ordinal,
+                [&](const KernelEntry &K) { return &K == &Kernel; });
 }
 
 bool leaveReservedRoom(Launch &L, Prepared &P) {
@@ -307,20 +358,17 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
     Guard Lock(levelMutex<LockLevel::Priority>());
     if (tenants::Board *B = board(R, P.Device->Ordinal))
       readOthers(R, *B);
-    // No policy has `reserve` any more: no room is kept until a reserved
-    // kernel launches again.
+    // Kernels whose policy has neither `reserve` nor a latency target
+    // (whose room latency/ withdraws) any more: no room for them until
+    // they launch reserved again.
     uint64_t Epoch = currentPolicyEpoch();
     if (R.CheckedEpoch != Epoch) {
       R.CheckedEpoch = Epoch;
-      if (!reservePolicySet()) {
-        R.Any.store(false, std::memory_order_relaxed);
-        R.Largest = CtaFootprint();
-        while (!R.Carveouts.empty())
-          carveFor(R, R.Carveouts.begin()->first, false);
-        if (R.Board)
-          tenants::withdraw(*R.Board, self());
-        R.Published = false;
-      }
+      forgetKernels(R, P.Device->Ordinal, [](const KernelEntry &K) {
+        const Policy &Now =
+            policyById(policyIdOf(K.Symbol, K.Source, K.Mangled));
+        return !Now.reserve && !hasLatencyTarget(Now);
+      });
     }
     // Room for the largest CTA this process or another reserves.
     CtaFootprint Room =

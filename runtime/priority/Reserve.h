@@ -33,7 +33,8 @@
 //
 // Until a reserved kernel has launched once on a device, nothing changes
 // there; with no policy `reserve`, a launch pays one atomic load.  Once no
-// policy has `reserve` (a policy change), the room is given back.
+// policy has `reserve` or a latency target (a policy change), or every
+// kernel that has room was withdrawn, the room is given back.
 // The Priority lock guards each device's footprints.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_PRIORITY_RESERVE_H
@@ -43,11 +44,18 @@
 
 namespace smc {
 
+struct DeviceState;
+struct KernelEntry;
 struct Prepared;
 
 // A launch of a kernel with Policy::reserve: its footprint is kept for its
 // device from now on.
 void noteReservedLaunch(Launch &L, Prepared &P);
+
+// No room is kept for `Kernel` on `Dev` any more (until it launches
+// reserved again): a latency target met without it (latency/).  The room
+// is given back once no kernel has one.
+void withdrawReservedKernel(DeviceState &Dev, const KernelEntry &Kernel);
 
 // A best-effort launch of `P` (loop-mode workers on every SM): placed under
 // a policy with fewer workers per SM where a reserved footprint needs the

@@ -18,29 +18,18 @@
 // Timings are not conditions; smc_tail_bench (bench/corun/tail.cu)
 // measures them.
 //===----------------------------------------------------------------------===//
+#include "ChunksOnAnSm.cuh"
 #include "GpuTest.h"
 
 #include <chrono>
 
 using namespace smctest;
 
-// Each chunk counts itself and the chunks running on its SM with it, and
-// records the most it saw; spins for Nanoseconds of %globaltimer.
+// A best-effort chunk (ChunksOnAnSm.cuh).
 __global__ void reserveBestEffort(uint32_t *Counts, uint32_t *Running,
                                   uint32_t *MostRunning, uint32_t *Started,
                                   unsigned long long Nanoseconds) {
-  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
-  uint32_t Sm = __nvvm_read_ptx_sreg_smid();
-  if (threadIdx.x == 0) {
-    atomicAdd(&Counts[blockIdx.x], 1u);
-    atomicAdd(Started, 1u);
-    atomicMax(&MostRunning[Sm], atomicAdd(&Running[Sm], 1u) + 1u);
-  }
-  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    atomicSub(&Running[Sm], 1u);
+  countChunksOnAnSm(Counts, Running, MostRunning, Started, Nanoseconds);
 }
 
 // A reserved kernel: 256-thread CTAs that count themselves and the CTAs of

@@ -16,6 +16,7 @@
 // The counts of chunks running at once on an SM are the only measure;
 // timings are not conditions.
 //===----------------------------------------------------------------------===//
+#include "ChunksOnAnSm.cuh"
 #include "GpuTest.h"
 
 #include <csignal>
@@ -26,22 +27,11 @@
 
 using namespace smctest;
 
-// Each chunk counts itself and the chunks running on its SM with it, and
-// records the most it saw; spins for Nanoseconds of %globaltimer.
+// A best-effort chunk (ChunksOnAnSm.cuh).
 __global__ void tenantBestEffortChunks(uint32_t *Counts, uint32_t *Running,
                                        uint32_t *MostRunning,
                                        unsigned long long Nanoseconds) {
-  unsigned long long Begin = __nvvm_read_ptx_sreg_globaltimer();
-  uint32_t Sm = __nvvm_read_ptx_sreg_smid();
-  if (threadIdx.x == 0) {
-    atomicAdd(&Counts[blockIdx.x], 1u);
-    atomicMax(&MostRunning[Sm], atomicAdd(&Running[Sm], 1u) + 1u);
-  }
-  while (__nvvm_read_ptx_sreg_globaltimer() - Begin < Nanoseconds) {
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    atomicSub(&Running[Sm], 1u);
+  countChunksOnAnSm(Counts, Running, MostRunning, nullptr, Nanoseconds);
 }
 
 // A reserved kernel: CTAs that count themselves.

@@ -1,8 +1,9 @@
-//===- PolicyOptionTextTest.cpp - SMC_POLICY's remap and order options ----===//
+//===- PolicyOptionTextTest.cpp - SMC_POLICY's remap, order, p99 options --===//
 //
-// The options of the remap action and the chunk orders of smc (cluster
-// orders included) parse to the policy they name, and every bad value is
-// rejected with a message naming the rule and the bad part.
+// The options of the remap action, the chunk orders of smc (cluster
+// orders included) and the p99 target of every action parse to the policy
+// they name, and every bad value is rejected with a message naming the rule
+// and the bad part.
 //===----------------------------------------------------------------------===//
 #include "PolicyTextChecks.h"
 
@@ -76,16 +77,16 @@ TEST(PolicyText, BadRemapOptions) {
   // Options of other actions, and remap's options on other actions.
   expectRuleError("k=remap(workers=2)", "k=remap(workers=2)",
                   "unknown option 'workers' (remap takes ratio, keys, control, "
-                  "urgent or reserve)");
+                  "urgent, reserve or p99)");
   expectRuleError("k=remap(size=4)", "k=remap(size=4)",
                   "unknown option 'size' (remap takes ratio, keys, control, "
-                  "urgent or reserve)");
+                  "urgent, reserve or p99)");
   expectRuleError("k=smc(ratio=0.5)", "k=smc(ratio=0.5)",
                   "unknown option 'ratio' (smc takes workers, sms, order, "
-                  "urgent or reserve)");
+                  "urgent, reserve or p99)");
   expectRuleError("k=locality(keys=random)", "k=locality(keys=random)",
-                  "unknown option 'keys' (locality takes only urgent or "
-                  "reserve)");
+                  "unknown option 'keys' (locality takes only urgent, "
+                  "reserve or p99)");
   // Each option once.
   expectRuleError("k=remap(ratio=0.5,ratio=0.5)",
                   "k=remap(ratio=0.5,ratio=0.5)",
@@ -243,4 +244,48 @@ TEST(PolicyText, BadClusterOrder) {
                   "'order' is an option of smc, not of slice");
   // The rules before a bad one are not kept either (parseError checks).
   parseError("a=smc(order=cluster(tile,2x2)); b=smc(order=cluster(q))");
+}
+
+// p99=<ratio>x or p99=<micros>us, an option of every action: a latency
+// target (latency/LatencySearch.h), which makes the kernel urgent at launch.
+TEST(PolicyText, LatencyTarget) {
+  auto Rules = parseOk("a=original(p99=1.5x); b=smc(workers=2, p99=120us); "
+                       "c=slice(size=8,p99 = 2x); d=auto(p99=250.5us, urgent);"
+                       "e=remap(p99=1e1x)");
+  ASSERT_EQ(Rules.size(), 5u);
+  EXPECT_DOUBLE_EQ(Rules[0].Policy.p99Ratio, 1.5);
+  EXPECT_DOUBLE_EQ(Rules[0].Policy.p99Micros, 0);
+  EXPECT_EQ(Rules[0].Policy.variant, Variant::Original);
+  EXPECT_FALSE(Rules[0].Policy.urgent); // a target implies urgent at launch
+  EXPECT_FALSE(Rules[0].Policy.reserve);
+  EXPECT_DOUBLE_EQ(Rules[1].Policy.p99Micros, 120);
+  EXPECT_DOUBLE_EQ(Rules[1].Policy.p99Ratio, 0);
+  EXPECT_EQ(Rules[1].Policy.workersPerSM, 2u);
+  EXPECT_DOUBLE_EQ(Rules[2].Policy.p99Ratio, 2);
+  EXPECT_EQ(Rules[2].Policy.sliceSize, 8u);
+  EXPECT_DOUBLE_EQ(Rules[3].Policy.p99Micros, 250.5);
+  EXPECT_TRUE(Rules[3].Policy.urgent);
+  EXPECT_DOUBLE_EQ(Rules[4].Policy.p99Ratio, 10);
+  EXPECT_DOUBLE_EQ(parseOk("k=smc")[0].Policy.p99Ratio, 0); // none by default
+}
+
+TEST(PolicyText, BadLatencyTargets) {
+  const char *Expected = "is not a p99 target (expected a ratio over the "
+                         "fastest launch such as 1.5x, above 1, or a time "
+                         "such as 120us)";
+  for (const char *Value :
+       {"1.5", "120", "x", "us", "1x", "0.9x", "0us", "-5us", "abcx", "1.5xx",
+        "1.5 x", "infx", "nanus", "1.5ms"}) {
+    std::string Rule = std::string("k=original(p99=") + Value + ")";
+    expectRuleError(Rule, Rule, "'" + std::string(Value) + "' " + Expected);
+  }
+  expectRuleError("k=original(p99=)", "k=original(p99=)",
+                  std::string("'' ") + Expected);
+  expectRuleError("k=original(p99=2x,p99=3x)", "k=original(p99=2x,p99=3x)",
+                  "option 'p99' is given twice");
+  expectRuleError("k=original(p99)", "k=original(p99)",
+                  "option 'p99' has no value");
+  // With reserve, room is kept whatever the latency: nothing to choose.
+  expectRuleError("k=original(reserve,p99=2x)", "k=original(reserve,p99=2x)",
+                  "options 'reserve' and 'p99' together");
 }

@@ -44,8 +44,8 @@ TEST(PolicyText, Auto) {
   EXPECT_EQ(Rules[0].Policy.variant, Variant::Auto);
   EXPECT_EQ(parseOk(" k = auto ")[0].Policy.variant, Variant::Auto);
   expectRuleError("k=auto(workers=2)", "k=auto(workers=2)",
-                  "unknown option 'workers' (auto takes only urgent or "
-                  "reserve)");
+                  "unknown option 'workers' (auto takes only urgent, "
+                  "reserve or p99)");
   expectRuleError("k=automatic", "k=automatic",
                   "unknown action 'automatic' (expected original, smc, slice, "
                   "auto, locality or remap)");
@@ -60,8 +60,8 @@ TEST(PolicyText, Locality) {
   EXPECT_TRUE(Urgent.urgent);
   expectRuleError("k=locality(order=contiguous)",
                   "k=locality(order=contiguous)",
-                  "unknown option 'order' (locality takes only urgent or "
-                  "reserve)");
+                  "unknown option 'order' (locality takes only urgent, "
+                  "reserve or p99)");
 }
 
 TEST(PolicyText, SmcOptions) {
@@ -162,8 +162,8 @@ TEST(PolicyText, KeyOfOtherAction) {
                   "'workers' is an option of smc, not of slice");
   expectRuleError("k=slice(sms=1)", "k=slice(sms=1)", "'sms'");
   expectRuleError("k=original(workers=1)", "k=original(workers=1)",
-                  "unknown option 'workers' (original takes only urgent or "
-                  "reserve)");
+                  "unknown option 'workers' (original takes only urgent, "
+                  "reserve or p99)");
 }
 
 TEST(PolicyText, UrgentIsAFlagOfEveryAction) {
@@ -183,8 +183,8 @@ TEST(PolicyText, UrgentIsAFlagOfEveryAction) {
   expectRuleError("k=smc(urgent=1)", "k=smc(urgent=1)",
                   "option 'urgent' takes no value");
   expectRuleError("k=original(urgnet)", "k=original(urgnet)",
-                  "option 'urgnet' has no value (expected key=value, urgent "
-                  "or reserve)");
+                  "option 'urgnet' has no value (expected key=value, urgent, "
+                  "reserve or p99=...)");
 }
 
 TEST(PolicyText, ReserveIsAFlagOfEveryAction) {

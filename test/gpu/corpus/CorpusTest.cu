@@ -163,6 +163,11 @@ const std::vector<PolicyCase> &policyCases() {
       // over half an SM's shared memory per CTA (priority/Reserve.h).
       {"original_reserve", "original(reserve)"},
       {"smc_reserve", "smc(reserve)"},
+      // Every kernel with a target no launch meets: each launch timed, and
+      // kernels launched more than a window's times run reserved
+      // (latency/LatencyTargets.h).
+      {"original_p99", "original(p99=1us)"},
+      {"smc_p99", "smc(p99=1.01x)"},
   };
   return Cases;
 }
