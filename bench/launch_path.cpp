@@ -156,6 +156,11 @@ void registerLaunchPathBenchmarks(unsigned NumSMs, LaunchPathCases Cases) {
     smc::Policy Policy;
     Priorities Kind = Priorities::Default;
   };
+  smc::Policy UrgentOriginal = smc::Policy::original();
+  UrgentOriginal.urgent = true;
+  // A target every launch meets: each launch timed, SMs taken (none here).
+  smc::Policy TargetOriginal = smc::Policy::original();
+  TargetOriginal.p99Micros = 1e6;
   for (const Case &C :
        {Case{"launch_path/cudaLaunchKernel", plainLaunch,
              smc::Policy::original()},
@@ -169,6 +174,10 @@ void registerLaunchPathBenchmarks(unsigned NumSMs, LaunchPathCases Cases) {
              smc::Policy::smCentric(), Priorities::Yielding},
         Case{"launch_path/smc_entry_smc_urgent", __smc_launch_kernel,
              smc::Policy::smCentric(), Priorities::Urgent},
+        Case{"launch_path/smc_entry_original_urgent", __smc_launch_kernel,
+             UrgentOriginal, Priorities::Urgent},
+        Case{"launch_path/smc_entry_original_p99", __smc_launch_kernel,
+             TargetOriginal, Priorities::Urgent},
         Case{"launch_path/smc_entry_auto", __smc_launch_kernel,
              smc::Policy::automatic()},
         Case{"launch_path/smc_entry_auto_beside", __smc_launch_kernel,

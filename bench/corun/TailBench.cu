@@ -213,6 +213,7 @@ void Bench::setUp(const Options &O, std::vector<Arrival> &Alone) {
   Depth = O.Depth;
   GreenSms = O.GreenSms;
   Headroom = O.Headroom;
+  P99 = O.P99;
   FixedFmaIterations = O.FmaIterations;
   cudaDeviceProp Prop;
   CHECK(cudaGetDeviceProperties(&Prop, 0));
@@ -360,7 +361,7 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
   // reserve-originals: the urgent kernel reserved, the best effort's
   // originals (which keep no room).
   bool Reserve = Mode == "smc-reserve" || Mode == "reserve-originals";
-  if (Mode == "smc-reserve")
+  if (Mode == "smc-reserve" || Mode == "smc-target")
     BestEffort = smc::Policy::smCentric();
   if (Kind == "fma")
     B.fmaIterations(CtaUs); // before the policies, as the original
@@ -369,6 +370,16 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     smc::Policy Reserved = smc::Policy::original();
     Reserved.reserve = true;
     smc::setPolicy(tailUrgent, Reserved);
+  }
+  // smc-target: the runtime chooses how the urgent kernel gets in.  A
+  // ratio is over the latency alone measured here, given in microseconds:
+  // the runtime's own ratio is over the fastest launch it saw, which
+  // beside a best effort that runs throughout is not the time alone.
+  if (Mode == "smc-target") {
+    smc::Policy Target = smc::Policy::original();
+    double N = std::atof(B.P99.c_str());
+    Target.p99Micros = B.P99.back() == 'x' ? N * B.UrgentAloneMs * 1e3 : N;
+    smc::setPolicy(tailUrgent, Target);
   }
   smc::setPriorityMode(Mode == "smc-headroom" ? smc::PriorityMode::Off
                                               : smc::PriorityMode::Auto);

@@ -24,14 +24,10 @@ using Clock = std::chrono::steady_clock;
 
 // The modes, in the order they run for each configuration.
 inline const std::vector<std::string> &allModes() {
-  static const std::vector<std::string> Modes{"streams",
-                                              "priority",
-                                              "smc-priority",
-                                              "smc-headroom",
-                                              "smc-headroom-yield",
-                                              "smc-reserve",
-                                              "reserve-originals",
-                                              "green"};
+  static const std::vector<std::string> Modes{
+      "streams",           "priority",           "smc-priority",
+      "smc-headroom",      "smc-headroom-yield", "smc-reserve",
+      "reserve-originals", "smc-target",         "green"};
   return Modes;
 }
 
@@ -40,11 +36,12 @@ struct Options {
   std::vector<unsigned> CtaUs{10, 50, 200};
   std::vector<std::string> Modes = allModes();
   unsigned Arrivals = 300;
-  unsigned Depth = 4;      // best-effort grids queued at most
-  unsigned GreenSms = 16;  // the urgent kernel's green context
-  unsigned Headroom = 2;   // best-effort workers per SM left out
-  bool PerArrival = false; // --per-arrival: every arrival in the JSON
-  int FmaIterations = 0;   // --fma-iterations: tailFma's loop (0: sized)
+  unsigned Depth = 4;       // best-effort grids queued at most
+  unsigned GreenSms = 16;   // the urgent kernel's green context
+  unsigned Headroom = 2;    // best-effort workers per SM left out
+  std::string P99 = "1.5x"; // smc-target's target (the p99 option's value)
+  bool PerArrival = false;  // --per-arrival: every arrival in the JSON
+  int FmaIterations = 0;    // --fma-iterations: tailFma's loop (0: sized)
   std::string Json;
   // One side of a run across processes (TailRoles.cu): "urgent" or
   // "best-effort", meeting through files in Gate; policies from SMC_POLICY.
@@ -96,6 +93,7 @@ struct Bench {
   ClockSync Sync;
   corun::GreenContexts Green;
   unsigned GreenSms = 16, Headroom = 2;
+  std::string P99 = "1.5x";
 
   // Streams, buffers, the clock calibration and the urgent kernel sized
   // to about 56 us alone; its arrivals alone in Alone.

@@ -36,6 +36,11 @@
 //                  priority: the runtime keeps room for it
 //   reserve-originals  the originals, the urgent one of policy
 //                  original(reserve): no room kept beside it
+//   smc-target     the best effort's SM-centric variant, the urgent
+//                  original with a p99 target (--p99: 1.5x by default,
+//                  times its latency alone as measured here, or
+//                  microseconds) on the high priority: the runtime takes
+//                  SMs or keeps room, the cheaper that meets the target
 //   green          the originals, the urgent one in a green context of
 //                  --green-sms SMs, the best effort in one of the rest
 //
@@ -64,10 +69,10 @@ using namespace smc::tail;
       "stream,fma] [--cta-us 10,50,200]\n"
       "         [--modes streams,priority,smc-priority,smc-headroom,"
       "smc-headroom-yield,\n"
-      "                  smc-reserve,reserve-originals,green]\n"
+      "                  smc-reserve,reserve-originals,smc-target,green]\n"
       "         [--depth N] [--headroom N] [--green-sms N] [--json FILE]"
       " [--per-arrival]\n"
-      "         [--fma-iterations N]\n"
+      "         [--fma-iterations N] [--p99 1.5x|120us]\n"
       "       smc_tail_bench --role best-effort|urgent --gate DIR "
       "[--kinds K --cta-us N] [--seconds S]\n");
   std::exit(Status);
@@ -128,7 +133,14 @@ Options parse(int Argc, char **Argv) {
       O.Seconds = positive(Value());
     else if (A == "--fma-iterations")
       O.FmaIterations = int(positive(Value()));
-    else if (A == "--per-arrival")
+    else if (A == "--p99") {
+      O.P99 = Value();
+      char *End = nullptr;
+      bool Ratio = O.P99.size() > 1 && O.P99.back() == 'x';
+      double N = std::strtod(O.P99.c_str(), &End);
+      if (!(N > 0) || std::string(End) != (Ratio ? "x" : "us"))
+        usage(2);
+    } else if (A == "--per-arrival")
       O.PerArrival = true;
     else if (A == "--cta-us") {
       O.CtaUs.clear();
@@ -234,7 +246,8 @@ int main(int Argc, char **Argv) {
     Json << "{\"device\": \"" << Prop.name
          << "\", \"urgent_alone_us\": " << B.UrgentAloneMs * 1e3
          << ", \"depth\": " << O.Depth << ", \"green_sms\": " << O.GreenSms
-         << ", \"headroom\": " << O.Headroom << ", \"configs\": [";
+         << ", \"headroom\": " << O.Headroom << ", \"p99\": \"" << O.P99
+         << "\", \"configs\": [";
     Result AloneResult;
     AloneResult.Mode = "alone";
     AloneResult.Kind = "-";
