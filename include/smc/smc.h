@@ -149,15 +149,15 @@ struct Policy {
   // A tail-latency target for the kernel's launches (it makes them urgent):
   // the runtime times each launch on its stream (events from the stream
   // reaching the launch to the kernel's end) and judges the p99 of every
-  // 200: while taking SMs (as `urgent`) meets the target, it takes SMs;
-  // once it does not, room is kept (as `reserve`, which costs the best
-  // effort the room, each best-effort kernel told how much); after the
-  // room met the target for a while, taking SMs is tried again.  Every
-  // change is told once with its numbers.  p99Ratio: over the fastest
-  // launch of the kernel seen so far (its time alone, once it ran alone);
+  // 200.  Room is kept for it first (as `reserve`, which costs the best
+  // effort the room, each best-effort kernel told how much); once room met
+  // the target 4 windows in a row, it takes SMs instead (as `urgent`), and
+  // keeps room again as soon as 3 launches of a window are over the target
+  // (the next try twice as late).  Every change is told once with its
+  // numbers.  p99Ratio: over the fastest launch of the kernel seen so far;
   // p99Micros: in microseconds; 0: no target.  In SMC_POLICY, the option
-  // `p99=1.5x` or `p99=120us` (`k=original(p99=2x)`).  Ignored under
-  // PriorityMode::Off.
+  // `p99=1.5x` or `p99=120us` (`k=original(p99=2x)`).  Not with `reserve`;
+  // ignored under PriorityMode::Off.
   double p99Ratio = 0;
   double p99Micros = 0;
   // Remap: the share of the jobs (0 < remapRatio <= 1) that are remapped,

@@ -80,8 +80,9 @@ std::unique_ptr<Prepared> buildPrepared(KernelEntry &K, uint32_t PolicyId,
   P->PolicyId = PolicyId;
   P->NumParams = K.Info.num_params;
   const Policy &Policy = policyById(PolicyId);
-  P->LatencyTarget = hasLatencyTarget(Policy);
-  P->Urgent = Policy.urgent || Policy.reserve || P->LatencyTarget;
+  P->P99Ratio = Policy.p99Ratio;
+  P->P99Micros = Policy.p99Micros;
+  P->Urgent = Policy.urgent || Policy.reserve || hasLatencyTarget(Policy);
   P->Reserve = Policy.reserve;
   P->Order = Policy.order;
   if (Policy.variant == Variant::Original)

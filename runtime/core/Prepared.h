@@ -51,8 +51,9 @@ struct Prepared {
   // room is kept for its CTAs (Policy::reserve: priority/Reserve.h).
   bool Urgent = false;
   bool Reserve = false;
-  // The policy has a tail-latency target (Policy::p99Ratio, p99Micros).
-  bool LatencyTarget = false;
+  // The policy's tail-latency target (Policy::p99Ratio, p99Micros; 0:
+  // none).
+  double P99Ratio = 0, P99Micros = 0;
   // The policy's chunk order (SMC_STATS records it).
   ChunkOrder Order = ChunkOrder::Interleaved;
   // A loop-mode SM-centric configuration confined to some of the device's

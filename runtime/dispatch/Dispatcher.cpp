@@ -24,7 +24,7 @@
 //                     timed trial (remap/).
 //   5. Latency        unless 1 or 4 chose the SMs: a kernel with a p99
 //                     target is timed, and placed under its policy with
-//                     `reserve` while room is what meets it (latency/).
+//                     `reserve` unless taking SMs meets it (latency/).
 //   6. Priorities     unless 1 or 4 chose the SMs: an urgent launch takes
 //                     SMs from yielding launches and is confined to them; a
 //                     reserved one starts in the room best-effort SM-centric

@@ -1,17 +1,12 @@
-//===- LatencySearch.cpp - The cheapest mechanism that meets a p99 --------===//
+//===- LatencySearch.cpp - The cheaper mechanism that meets a p99 ---------===//
 //
 // The window, its verdict and the probes; see LatencySearch.h.
 //===----------------------------------------------------------------------===//
 #include "latency/LatencySearch.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace smc {
-
-const char *latencyMechanismName(LatencyMechanism M) {
-  return M == LatencyMechanism::TakeSms ? "taking SMs" : "room kept";
-}
 
 void LatencySearch::change(LatencyMechanism To) {
   Mechanism = To;
@@ -20,31 +15,50 @@ void LatencySearch::change(LatencyMechanism To) {
   MetInARow = 0;
 }
 
+double LatencySearch::bound() const {
+  return Target.Micros > 0 ? Target.Micros : Target.Ratio * Fastest;
+}
+
 LatencyVerdict LatencySearch::observe(double Micros, uint64_t LaunchEpoch) {
-  LatencyVerdict V;
   if (!(Micros > 0) || !Target.set())
-    return V;
+    return {};
   if (Fastest == 0 || Micros < Fastest)
     Fastest = Micros;
   if (LaunchEpoch != Epoch)
-    return V; // made under the mechanism before
-  if (ToSettle > 0) {
-    --ToSettle; // the best effort may still run as it did before
-    return V;
+    return {}; // made under the mechanism before
+  ++Seen;
+  // The first launches after a change are not judged: the best effort
+  // may still run as it did before.
+  if (ToSettle > 0)
+    --ToSettle;
+  else
+    Samples.push_back(Micros);
+  // While taking SMs, a window misses as soon as more than 1% of its
+  // launches are over the bound (which only falls), settling ones too:
+  // a slow launch is slow whatever the best effort still runs.
+  if (Mechanism == LatencyMechanism::TakeSms && Micros > bound()) {
+    Over.push_back(Micros);
+    if (Over.size() >= OverToMiss)
+      return judge(*std::min_element(Over.begin(), Over.end()));
   }
-  Samples.push_back(Micros);
   if (Samples.size() < Window)
-    return V;
-  // Nearest rank: the smallest sample with at least 99% at or below it.
-  size_t Rank = size_t(std::ceil(0.99 * double(Samples.size()))) - 1;
+    return {};
   std::nth_element(Samples.begin(), Samples.begin() + Rank, Samples.end());
+  return judge(Samples[Rank]);
+}
+
+LatencyVerdict LatencySearch::judge(double P99) {
+  LatencyVerdict V;
   V.Judged = true;
-  V.P99 = Samples[Rank];
+  V.P99 = P99;
+  V.Launches = Seen;
   V.Fastest = Fastest;
-  V.Bound = Target.Micros > 0 ? Target.Micros : Target.Ratio * Fastest;
+  V.Bound = bound();
   V.Met = V.P99 <= V.Bound;
   V.Under = Mechanism;
   Samples.clear();
+  Over.clear();
+  Seen = 0;
   if (Mechanism == LatencyMechanism::TakeSms) {
     if (!V.Met) {
       ProbeAfter =

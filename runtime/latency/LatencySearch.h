@@ -1,26 +1,32 @@
-//===- LatencySearch.h - The cheapest mechanism that meets a p99 -*- C++
-//-*-===//
+//===- LatencySearch.h - The cheaper mechanism that meets a p99 -*- C++ -*-===//
 //
 // A kernel with a tail-latency target (Policy::p99Ratio, p99Micros) is
 // urgent; how it gets in beside best-effort work is one of two mechanisms
-// of priority/, the cheaper first:
+// of priority/:
 //
-//   TakeSms   as Policy::urgent: it takes SMs from yielding best-effort
-//             launches, which keep every place; it waits for a chunk to end
-//             there (the best effort loses its claim-ahead while yielding);
 //   KeepRoom  as Policy::reserve: best-effort launches keep room on every
 //             SM for one of its CTAs (they lose that room), and it starts
-//             at once.
+//             at once;
+//   TakeSms   as Policy::urgent: it takes SMs from yielding best-effort
+//             launches, which keep every place but claim one chunk at a
+//             time; it waits for a chunk to end there.
 //
 // The search judges the launches' latencies a window at a time: the p99
 // (nearest rank) of Window launches against the bound, the target in
-// microseconds or the ratio times the fastest launch seen so far.
+// microseconds or the ratio times the fastest launch seen so far.  It
+// starts safe, with room (the kernel's first launches then also show its
+// time alone, which a ratio is over), and tries the cheaper mechanism:
 //
-//   TakeSms   met: stays.  Missed: KeepRoom.
-//   KeepRoom  met ProbeAfter windows in a row: TakeSms again, for a window
-//             (a probe); missed: stays (the target is not met, told).
+//   KeepRoom  met ProbeAfter windows in a row: TakeSms, for a window (a
+//             probe); missed: stays (the target is not met, told).
 //   a probe   met: stays on TakeSms, ProbeAfter back to FirstProbe.
 //             Missed: KeepRoom, ProbeAfter doubled (up to LastProbe).
+//   TakeSms   met: stays.  Missed: KeepRoom.
+//
+// While taking SMs, a window misses as soon as OverToMiss of its launches
+// (settling ones too) are over the bound: its p99 cannot be below them, and
+// each slow launch is one too many.  A failed probe then costs a few slow
+// launches, not a window.
 //
 // A change takes effect on launches made after it, and on the best effort
 // only from its next launch: the latencies of launches made under the
@@ -38,8 +44,6 @@ namespace smc {
 
 enum class LatencyMechanism { TakeSms, KeepRoom };
 
-const char *latencyMechanismName(LatencyMechanism M);
-
 // A p99 target: a ratio over the fastest launch, or microseconds (the
 // latter wins where both are set); unset when neither is above 0.
 struct LatencyTarget {
@@ -50,11 +54,14 @@ struct LatencyTarget {
 
 // What one window's verdict was, for the program to be told.
 struct LatencyVerdict {
-  bool Judged = false; // a window was complete
+  bool Judged = false; // a window was complete, or missed early
   bool Met = false;
-  double P99 = 0, Bound = 0, Fastest = 0;             // microseconds
-  LatencyMechanism Under = LatencyMechanism::TakeSms; // judged under
-  LatencyMechanism Next = LatencyMechanism::TakeSms;  // from now on
+  // The launches since the last verdict, settling ones too (a window's
+  // Window, and the Settle before it after a change; fewer: missed early).
+  unsigned Launches = 0;
+  double P99 = 0, Bound = 0, Fastest = 0;              // microseconds
+  LatencyMechanism Under = LatencyMechanism::KeepRoom; // judged under
+  LatencyMechanism Next = LatencyMechanism::KeepRoom;  // from now on
   bool Probe = false; // Next is a probe of TakeSms
   bool changed() const { return Judged && Next != Under; }
 };
@@ -63,8 +70,12 @@ class LatencySearch {
 public:
   static constexpr unsigned Window = 200;
   static constexpr unsigned Settle = 20;
-  static constexpr unsigned FirstProbe = 8;
+  static constexpr unsigned FirstProbe = 4;
   static constexpr unsigned LastProbe = 256;
+  // The nearest rank of a window's p99 (from 0), and how many launches
+  // over the bound make it miss.
+  static constexpr unsigned Rank = (99 * Window + 99) / 100 - 1;
+  static constexpr unsigned OverToMiss = Window - Rank;
 
   explicit LatencySearch(LatencyTarget Target = {}) : Target(Target) {}
 
@@ -81,9 +92,11 @@ public:
 
 private:
   void change(LatencyMechanism To);
+  double bound() const;
+  LatencyVerdict judge(double P99);
 
   LatencyTarget Target;
-  LatencyMechanism Mechanism = LatencyMechanism::TakeSms;
+  LatencyMechanism Mechanism = LatencyMechanism::KeepRoom;
   uint64_t Epoch = 0;
   unsigned ToSettle = 0;
   unsigned ProbeAfter = FirstProbe;
@@ -91,6 +104,8 @@ private:
   bool Probing = false;
   double Fastest = 0; // 0: none seen
   std::vector<double> Samples;
+  std::vector<double> Over; // TakeSms: this window's launches over the bound
+  unsigned Seen = 0;        // launches of this epoch since the last verdict
 };
 
 } // namespace smc

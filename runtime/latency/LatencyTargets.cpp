@@ -64,23 +64,33 @@ std::string micros(double Us) {
   return Text;
 }
 
-std::string targetText(const LatencyTarget &T, const LatencyVerdict &V) {
+// The target as given, and what it came to in a verdict (Bound > 0).
+std::string targetText(const LatencyTarget &T, double Bound = 0) {
   if (T.Micros > 0)
     return micros(T.Micros);
   char Ratio[32];
   std::snprintf(Ratio, sizeof Ratio, "%gx", T.Ratio);
-  return std::string(Ratio) + " its fastest launch (" + micros(V.Bound) + ")";
+  return std::string(Ratio) + " its fastest launch" +
+         (Bound > 0 ? " (" + micros(Bound) + ")" : "");
 }
 
 // The Latency lock held.  Tells the program what a verdict changes, each
 // kind once; withdraws the kernel's room when it goes back to taking SMs.
 void act(KernelLatency &K, const LatencyVerdict &V) {
-  std::string P99 = "p99 " + micros(V.P99) + " over " +
-                    std::to_string(LatencySearch::Window) + " launches";
+  // A window missed early: its p99 is at least the least of the launches
+  // over the bound.
+  std::string P99 = V.Launches < LatencySearch::Window
+                        ? "p99 at least " + micros(V.P99) + " (" +
+                              std::to_string(LatencySearch::OverToMiss) +
+                              " launches over the target within " +
+                              std::to_string(V.Launches) + ")"
+                        : "p99 " + micros(V.P99) + " over " +
+                              std::to_string(LatencySearch::Window) +
+                              " launches";
   if (V.changed() && V.Next == LatencyMechanism::KeepRoom && !K.Told.Room) {
     K.Told.Room = true;
     tellKernel(*K.Kernel, P99 + " with SMs taken is above its target of " +
-                              targetText(K.Target, V) +
+                              targetText(K.Target, V.Bound) +
                               ": best-effort SM-centric kernels keep room "
                               "for it from now on");
   } else if (V.Probe) {
@@ -89,7 +99,7 @@ void act(KernelLatency &K, const LatencyVerdict &V) {
       K.Told.Probe = true;
       tellKernel(*K.Kernel,
                  P99 + " with room kept meets its target of " +
-                     targetText(K.Target, V) + " (" +
+                     targetText(K.Target, V.Bound) + " (" +
                      std::to_string(K.Search.probeAfter()) +
                      " windows in a row): trying with SMs taken, the room "
                      "given back");
@@ -98,14 +108,14 @@ void act(KernelLatency &K, const LatencyVerdict &V) {
              !K.Told.MetTaking) {
     K.Told.MetTaking = true;
     tellKernel(*K.Kernel, P99 + " with SMs taken meets its target of " +
-                              targetText(K.Target, V) +
+                              targetText(K.Target, V.Bound) +
                               ": no room is kept for it");
   } else if (!V.Met && V.Under == LatencyMechanism::KeepRoom &&
              !K.Told.Missed) {
     K.Told.Missed = true;
     tellKernel(*K.Kernel,
                P99 + " with room kept is above its target of " +
-                   targetText(K.Target, V) +
+                   targetText(K.Target, V.Bound) +
                    ": the target is not met (room stays, the better of "
                    "the two)");
   }
@@ -140,6 +150,14 @@ void restart(KernelLatency &K, const LatencyTarget &Target) {
   K.InFlight.clear();
   ++K.Generation;
   K.Told = {};
+  if (Target.set())
+    tellKernel(*K.Kernel,
+               "p99 target of " + targetText(Target) +
+                   ": room kept for it first; SMs taken instead once room "
+                   "met the target " +
+                   std::to_string(K.Search.probeAfter()) + " windows of " +
+                   std::to_string(LatencySearch::Window) +
+                   " launches in a row, and kept while that meets it too");
 }
 
 // The Latency lock held.  After a policy change: kernels whose policy has
@@ -184,10 +202,10 @@ void LatencyTargets::propose(Launch &L, Ticket &T) {
     }
   }
   // With `reserve` too (from C++), room is kept whatever the latency.
-  if (!P->LatencyTarget || P->Reserve || L.Decision.SmsChosen ||
-      priorityMode() == PriorityMode::Off || L.capture() != Capture::None)
+  if (!(P->P99Ratio > 0 || P->P99Micros > 0) || P->Reserve ||
+      L.Decision.SmsChosen || priorityMode() == PriorityMode::Off ||
+      L.capture() != Capture::None)
     return;
-  const Policy &Pol = policyById(P->PolicyId);
   uint32_t Placement = KernelPolicy;
   {
     Guard Lock(latencyMutex());
@@ -197,7 +215,7 @@ void LatencyTargets::propose(Launch &L, Ticket &T) {
       K->Kernel = P->Kernel;
       Room.Any.store(true, std::memory_order_release);
     }
-    LatencyTarget Target{Pol.p99Ratio, Pol.p99Micros};
+    LatencyTarget Target{P->P99Ratio, P->P99Micros};
     if (K->Target.Ratio != Target.Ratio || K->Target.Micros != Target.Micros)
       restart(*K, Target);
     if (K->InFlight.size() < MostInFlight) {

@@ -14,12 +14,12 @@
 //             SMs back), keeps it with the search's epoch, and reads the
 //             kernel's timed launches that have completed (no wait) into
 //             its search: tells the program what each change is and why,
-//             and withdraws the kernel's room when the search goes back
-//             to taking SMs (priority/Reserve.h).
+//             and withdraws the kernel's room when the search tries
+//             taking SMs (priority/Reserve.h).
 //
-// A first or new target starts the search (a policy change; the room
-// kept for an earlier `reserve` withdrawn); a kernel whose policy lost its
-// target is withdrawn at the next launch on its device after the change.
+// A first or new target starts the search, with room (a policy change;
+// told once); a kernel whose policy lost its target is withdrawn at the
+// next launch on its device after the change.
 //
 // Launches of a live partition or the co-run scheduler's SMs, captured
 // launches, and every launch under PriorityMode::Off are neither timed nor

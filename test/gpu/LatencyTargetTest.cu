@@ -4,20 +4,21 @@
 // launches and judges them a window at a time.  These tests require, with
 // targets no GPU can miss (a second) or meet (a microsecond), so that no
 // timing decides the outcome:
-//  - while the target is met, its launches take SMs: best-effort
-//    SM-centric launches keep no room (more chunks at once on some SM than
-//    leave room for one of its CTAs);
-//  - once a window missed it, room is kept for it: a best-effort launch
-//    never has more chunks running at once on an SM than leave room for
-//    one of its CTAs;
-//  - a new target starts the search again and gives the room back; so
-//    does a target after `reserve`, and a policy without one;
+//  - the search starts with room: from the first launch on, a best-effort
+//    SM-centric launch never has more chunks running at once on an SM than
+//    leave room for one of its CTAs;
+//  - once room met the target FirstProbe windows in a row, its launches
+//    take SMs and no room is kept (more chunks at once on some SM);
+//  - a target missed with room keeps room;
+//  - the room of an earlier `reserve` goes once SMs are taken, and a
+//    policy without a target gives the room back;
 //  - every launch of both kernels runs each CTA once.
 // The windows' p99s and the mechanism's cost are smc_tail_bench's
 // (bench/corun/tail.cu, mode smc-target).
 //===----------------------------------------------------------------------===//
 #include "ChunksOnAnSm.cuh"
 #include "GpuTest.h"
+#include "latency/LatencySearch.h"
 
 using namespace smctest;
 
@@ -105,30 +106,35 @@ protected:
   }();
 };
 
-// More launches than a window and the launches that settle after a change.
-constexpr unsigned PastAWindow = 240;
+// Launches until room has met a target FirstProbe windows in a row and
+// the search takes SMs (the first launches after that settle).
+constexpr unsigned PastTheFirstProbe =
+    smc::LatencySearch::FirstProbe * smc::LatencySearch::Window + 40;
 
-TEST_F(LatencyTarget, AMissedTargetKeepsRoomAndAMetOneTakesSms) {
+TEST_F(LatencyTarget, StartsWithRoomAndTakesSmsOnceRoomMetTheTarget) {
   SMC_SKIP_UNDER_STATS("counted launches are neither urgent nor reserved");
-  // A second: met, SMs are taken (none here), no room kept.
+  // A second: met.  Room first, from the first launch on.
   target(1e6);
-  launchTargeted(PastAWindow);
+  launchTargeted(1);
+  uint32_t Most = bestEffortMost();
+  EXPECT_GE(Most, 1u);
+  EXPECT_LE(Most, uint32_t(Beside)) << "no room kept while the search starts";
+  // Room met it for FirstProbe windows: SMs taken, the room given back.
+  launchTargeted(PastTheFirstProbe);
   EXPECT_GT(bestEffortMost(), uint32_t(Beside))
       << "room kept for a kernel that meets its target without it";
+}
 
-  // A microsecond: missed; room kept from the launch after the window.
+TEST_F(LatencyTarget, AMissedTargetKeepsRoom) {
+  SMC_SKIP_UNDER_STATS("counted launches are neither urgent nor reserved");
+  // A microsecond: missed with room too, which stays, the better of the
+  // two (taking SMs is never tried).
   target(1);
-  launchTargeted(PastAWindow);
+  launchTargeted(PastTheFirstProbe);
   uint32_t Most = bestEffortMost();
   EXPECT_GE(Most, 1u);
   EXPECT_LE(Most, uint32_t(Beside))
-      << "no room kept for a kernel that missed its target taking SMs";
-
-  // A new target starts again, taking SMs: the room is given back.
-  target(1e6);
-  launchTargeted(1);
-  EXPECT_GT(bestEffortMost(), uint32_t(Beside))
-      << "room still kept after the target changed";
+      << "no room kept for a kernel that misses its target";
 }
 
 TEST_F(LatencyTarget, RoomGoesWithThePolicyThatKeptIt) {
@@ -139,15 +145,16 @@ TEST_F(LatencyTarget, RoomGoesWithThePolicyThatKeptIt) {
   smc::setPolicy(latencyTargetCtas, Reserved);
   launchTargeted(1);
   EXPECT_LE(bestEffortMost(), uint32_t(Beside)) << "no room for `reserve`";
-  // A target it meets: it starts by taking SMs, the room given back.
+  // A target it meets: once the search takes SMs, neither its own room
+  // nor `reserve`'s stays.
   target(1e6);
-  launchTargeted(1);
+  launchTargeted(PastTheFirstProbe);
   EXPECT_GT(bestEffortMost(), uint32_t(Beside))
       << "the room kept for `reserve` outlived it";
-  // A target it misses: room again; then no target: no room, with no
-  // launch of it in between.
+  // Another target: room again; then no target: no room, with no launch
+  // of it in between.
   target(1);
-  launchTargeted(PastAWindow);
+  launchTargeted(1);
   EXPECT_LE(bestEffortMost(), uint32_t(Beside));
   smc::setPolicy(latencyTargetCtas, smc::Policy::original());
   EXPECT_GT(bestEffortMost(), uint32_t(Beside))
