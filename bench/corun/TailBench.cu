@@ -323,6 +323,8 @@ Arrival Bench::urgent(const UrgentStream &S) {
     A.MostPerSm = std::max(A.MostPerSm, double(N));
   }
   A.Latency = Ms / UrgentAloneMs;
+  A.Grids = Launched ? double(Launched->load()) : 0;
+  A.Seconds = std::chrono::duration<double>(Called - ModeStart).count();
   A.Submit = (Returned - Called).count() / 1e3;
   A.Queue = ((long long)Host[0] - Sync.toGpu(Called)) / 1e3;
   A.Run = (Host[1] - Host[0]) / 1e3;
@@ -432,13 +434,17 @@ Result run(Bench &B, const std::string &Mode, const std::string &Kind,
     CHECK(cudaStreamSynchronize(Low));
   });
   auto Start = Clock::now();
+  B.Launched = &Launched;
+  B.ModeStart = Start;
   if (Arrivals == 0)
     std::this_thread::sleep_for(std::chrono::milliseconds(500));
   R.Arrivals = B.arrivals(Urgent, Arrivals);
   Stop.store(true);
   BestEffortThread.join();
   double Seconds = std::chrono::duration<double>(Clock::now() - Start).count();
-  R.CtasPerSecond = double(Launched.load()) * B.Sms * 64 / Seconds;
+  B.Launched = nullptr;
+  R.CtasPerGrid = double(B.Sms) * 64;
+  R.CtasPerSecond = double(Launched.load()) * R.CtasPerGrid / Seconds;
   for (cudaEvent_t E : Ring)
     CHECK(cudaEventDestroy(E));
   setPolicies(smc::Policy::original());

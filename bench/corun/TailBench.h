@@ -13,6 +13,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <chrono>
 #include <map>
 #include <string>
@@ -66,6 +67,9 @@ struct ClockSync {
 struct Arrival {
   double Latency = 0, Submit = 0, Queue = 0, Run = 0;
   double Sms = 0, MostPerSm = 0;
+  // The best-effort grids launched before it, and the seconds since the
+  // mode's start: the best effort's throughput between two arrivals.
+  double Grids = 0, Seconds = 0;
 };
 
 // A stream with the events that time its urgent launches (made in the
@@ -94,6 +98,9 @@ struct Bench {
   corun::GreenContexts Green;
   unsigned GreenSms = 16, Headroom = 2;
   std::string P99 = "1.5x";
+  // While a mode runs: its best-effort grids launched, and its start.
+  const std::atomic<unsigned long long> *Launched = nullptr;
+  Clock::time_point ModeStart;
 
   // Streams, buffers, the clock calibration and the urgent kernel sized
   // to about 56 us alone; its arrivals alone in Alone.
@@ -114,6 +121,7 @@ struct Result {
   unsigned CtaUs = 0;
   std::vector<Arrival> Arrivals;
   double CtasPerSecond = 0;
+  double CtasPerGrid = 0;
   std::string Skipped; // why the mode could not run, if it could not
 };
 

@@ -47,7 +47,9 @@
 // With --role, one side of a run across processes (TailRoles.cu).
 //
 // Output: a table and --json FILE (per configuration: percentiles, the
-// device; with --per-arrival every arrival).
+// device; with --per-arrival every arrival: latency, submit, queue, run,
+// SMs, most CTAs on one SM, best-effort grids launched before it, seconds
+// into the mode).
 //===----------------------------------------------------------------------===//
 #include "TailBench.h"
 
@@ -199,14 +201,16 @@ void jsonRow(std::ofstream &Json, bool &First, const Result &R, double Thru,
   Field("sms", &Arrival::Sms);
   Field("most_per_sm", &Arrival::MostPerSm);
   Json << ", \"packed\": " << packed(R.Arrivals)
-       << ", \"best_effort_throughput\": " << Thru;
+       << ", \"best_effort_throughput\": " << Thru
+       << ", \"best_effort_ctas_per_s\": " << R.CtasPerSecond
+       << ", \"ctas_per_grid\": " << R.CtasPerGrid;
   if (PerArrival) {
     Json << ", \"per_arrival\": [";
     for (size_t I = 0; I < R.Arrivals.size(); ++I) {
       const Arrival &A = R.Arrivals[I];
       Json << (I ? ", " : "") << "[" << A.Latency << ", " << A.Submit << ", "
            << A.Queue << ", " << A.Run << ", " << A.Sms << ", " << A.MostPerSm
-           << "]";
+           << ", " << A.Grids << ", " << A.Seconds << "]";
     }
     Json << "]";
   }
