@@ -120,6 +120,12 @@ int urgent(const Options &O) {
   Field("submit_us", &Arrival::Submit);
   Field("queue_us", &Arrival::Queue);
   Field("run_us", &Arrival::Run);
+  if (O.PerArrival) { // every arrival's latency over alone, in order
+    std::printf(", \"latencies\": [");
+    for (size_t I = 0; I < Arrivals.size(); ++I)
+      std::printf("%s%.4f", I ? ", " : "", Arrivals[I].Latency);
+    std::printf("]");
+  }
   std::printf("}\n");
   return 0;
 }

@@ -19,6 +19,10 @@
 #                   leaves room on every SM for the other process's CTA
 #   mps-reserve-originals  the same urgent process beside the originals,
 #                   which keep no room
+#   mps-target      SMC_TENANTS=on in both: the urgent kernel of policy
+#                   original(p99=Tus), once for each T of --p99-us, the best
+#                   effort SM-centric (the urgent process's messages and
+#                   every arrival's latency are kept)
 #
 # and the best effort alone under MPS (its throughput reference).  Writes
 # OUTDIR/tail-mps.json in smc_tail_bench's format (scripts/plot_tail.py
@@ -38,11 +42,11 @@ import time
 from run_mps import use_mps_dirs
 
 MODES = ("mps", "mps-low-client", "mps-percentage", "mps-reserve",
-         "mps-reserve-originals")
+         "mps-reserve-originals", "mps-target")
 
 
 def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
-             be_seconds=0):
+             be_seconds=0, per_arrival=False):
     """One run: the best effort (and, unless be_seconds, the urgent side)."""
     shutil.rmtree(gate, ignore_errors=True)
     os.makedirs(gate)
@@ -64,7 +68,8 @@ def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
         open(os.path.join(gate, "go"), "w").close()
     else:
         urgent = subprocess.run(
-            [bench, "--role", "urgent", "--arrivals", str(arrivals)] + common,
+            [bench, "--role", "urgent", "--arrivals", str(arrivals)] + common +
+            (["--per-arrival"] if per_arrival else []),
             env=dict(os.environ, **env_urgent), capture_output=True,
             text=True, timeout=300)
         open(os.path.join(gate, "stop"), "w").close()
@@ -78,10 +83,12 @@ def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
             raise RuntimeError("urgent failed (%d): %s" % (urgent.returncode,
                                                             urgent.stderr))
         result.update(json.loads(urgent.stdout.strip().splitlines()[-1]))
+        result["urgent_messages"] = [l for l in urgent.stderr.splitlines()
+                                     if l.startswith("smc: ")]
     return result
 
 
-def mode_env(mode, percentage):
+def mode_env(mode, percentage, p99_us=0):
     """(urgent process's, best-effort process's) environment."""
     original = {"SMC_POLICY": "*=original"}
     if mode == "mps":
@@ -93,6 +100,8 @@ def mode_env(mode, percentage):
                               CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=str(percentage))
     reserved = {"SMC_TENANTS": "on",
                 "SMC_POLICY": "tailUrgent=original(reserve)"}
+    if mode == "mps-target":
+        reserved["SMC_POLICY"] = "tailUrgent=original(p99=%gus)" % p99_us
     if mode == "mps-reserve-originals":  # the best effort keeps no room
         return reserved, original
     return reserved, {"SMC_TENANTS": "on", "SMC_POLICY": "*=smc"}
@@ -106,6 +115,8 @@ def main():
     parser.add_argument("--cta-us", default="50,200")
     parser.add_argument("--arrivals", type=int, default=400)
     parser.add_argument("--percentage", type=int, default=88)
+    parser.add_argument("--p99-us", default="84",
+                        help="mps-target's targets (microseconds), e.g. 84,560")
     parser.add_argument("--modes", default=",".join(MODES),
                         help="some of " + ",".join(MODES))
     args = parser.parse_args()
@@ -138,10 +149,16 @@ def main():
                 alone = run_pair(bench, gate, kind, cta, 0,
                                  {}, {"SMC_POLICY": "*=original"},
                                  be_seconds=1)["ctas_per_second"]
-                for mode in modes:
-                    env_u, env_b = mode_env(mode, args.percentage)
+                runs = [(m, 0) for m in modes if m != "mps-target"]
+                if "mps-target" in modes:
+                    runs += [("mps-target", float(t))
+                             for t in args.p99_us.split(",")]
+                for mode, p99 in runs:
+                    env_u, env_b = mode_env(mode, args.percentage, p99)
                     r = run_pair(bench, gate, kind, cta, args.arrivals, env_u,
-                                 env_b)
+                                 env_b, per_arrival=p99 > 0)
+                    if p99:
+                        mode = "mps-target-%gus" % p99
                     r.update(mode=mode, kind=kind, cta_us=cta,
                              best_effort_throughput=r["ctas_per_second"] /
                              alone)
