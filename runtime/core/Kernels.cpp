@@ -11,6 +11,7 @@
 #include "base/Messages.h"
 #include "core/Devices.h"
 #include "core/Prepared.h"
+#include "policy/Policies.h"
 
 #include <climits>
 #include <cstdio>
@@ -98,6 +99,10 @@ void findVariants(KernelEntry &K, const driver::Api &Api) {
 }
 
 } // namespace
+
+const Policy &kernelPolicy(const KernelEntry &K) {
+  return policyById(policyIdOf(K.Symbol, K.Source, K.Mangled));
+}
 
 void tellKernel(const KernelEntry &K, const std::string &What) {
   tell("kernel '" + K.Source + "': " + What);

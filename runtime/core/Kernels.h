@@ -15,6 +15,7 @@
 #include "base/Driver.h"
 #include "core/Launch.h"
 #include "smc/abi.h"
+#include "smc/smc.h"
 
 #include <array>
 #include <map>
@@ -79,6 +80,11 @@ bool anySmcVariant();
 // Registry lock held.  Forgets the kernels of device `Ordinal` (kept, never
 // used again), ahead of cudaDeviceReset.
 void retireKernels(int Ordinal);
+
+// The policy set for the kernel now (the API's, SMC_POLICY's or the
+// default), looked up afresh: for rooms that ask after a policy change.
+// No lock held at or above Policies.
+const Policy &kernelPolicy(const KernelEntry &K);
 
 // Once per kernel and text: "smc: kernel 'vecAdd': <What>".
 void tellKernel(const KernelEntry &K, const std::string &What);

@@ -14,7 +14,6 @@
 #include "core/GraphExec.h"
 #include "core/Kernels.h"
 #include "graphs/GraphDriver.h"
-#include "policy/Policies.h"
 
 #include <cstring>
 #include <map>
@@ -42,8 +41,7 @@ bool kernelLaunch(CUgraphNode Node, DeviceState &Dev, RecordedLaunch &L) {
     K = kernelOfOriginal(P.func);
   if (!K || K->Device != &Dev || !K->InfoProblem.empty())
     return false;
-  if (policyById(policyIdOf(K->Symbol, K->Source, K->Mangled)).variant ==
-      Variant::Original)
+  if (kernelPolicy(*K).variant == Variant::Original)
     return false;
   uint32_t NumParams = K->Info.num_params;
   std::vector<size_t> Sizes;

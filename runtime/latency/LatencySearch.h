@@ -50,6 +50,10 @@ struct LatencyTarget {
   double Ratio = 0;
   double Micros = 0;
   bool set() const { return Ratio > 0 || Micros > 0; }
+  bool operator==(const LatencyTarget &O) const {
+    return Ratio == O.Ratio && Micros == O.Micros;
+  }
+  bool operator!=(const LatencyTarget &O) const { return !(*this == O); }
 };
 
 // What one window's verdict was, for the program to be told.
@@ -86,6 +90,7 @@ public:
   // The windows KeepRoom must meet in a row before TakeSms is probed.
   unsigned probeAfter() const { return ProbeAfter; }
   double fastest() const { return Fastest; }
+  const LatencyTarget &target() const { return Target; }
 
   // One launch's latency in microseconds (> 0), made at `LaunchEpoch`.
   LatencyVerdict observe(double Micros, uint64_t LaunchEpoch);

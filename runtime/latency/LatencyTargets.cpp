@@ -29,8 +29,7 @@ struct KernelLatency {
     uint64_t Epoch = 0;
   };
   const KernelEntry *Kernel = nullptr; // never freed: tickets point here
-  LatencySearch Search;
-  LatencyTarget Target;
+  LatencySearch Search; // with the target (none before the first launch)
   std::deque<Timed> InFlight;
   uint64_t Generation = 0; // bumped by a new target
   // What the program was told already (each kind once per target).
@@ -75,7 +74,7 @@ std::string targetText(const LatencyTarget &T, double Bound = 0) {
 }
 
 // The Latency lock held.  Tells the program what a verdict changes, each
-// kind once; withdraws the kernel's room when it goes back to taking SMs.
+// kind once; withdraws the kernel's room when the search tries taking SMs.
 void act(KernelLatency &K, const LatencyVerdict &V) {
   // A window missed early: its p99 is at least the least of the launches
   // over the bound.
@@ -90,7 +89,7 @@ void act(KernelLatency &K, const LatencyVerdict &V) {
   if (V.changed() && V.Next == LatencyMechanism::KeepRoom && !K.Told.Room) {
     K.Told.Room = true;
     tellKernel(*K.Kernel, P99 + " with SMs taken is above its target of " +
-                              targetText(K.Target, V.Bound) +
+                              targetText(K.Search.target(), V.Bound) +
                               ": best-effort SM-centric kernels keep room "
                               "for it from now on");
   } else if (V.Probe) {
@@ -99,7 +98,7 @@ void act(KernelLatency &K, const LatencyVerdict &V) {
       K.Told.Probe = true;
       tellKernel(*K.Kernel,
                  P99 + " with room kept meets its target of " +
-                     targetText(K.Target, V.Bound) + " (" +
+                     targetText(K.Search.target(), V.Bound) + " (" +
                      std::to_string(K.Search.probeAfter()) +
                      " windows in a row): trying with SMs taken, the room "
                      "given back");
@@ -108,14 +107,14 @@ void act(KernelLatency &K, const LatencyVerdict &V) {
              !K.Told.MetTaking) {
     K.Told.MetTaking = true;
     tellKernel(*K.Kernel, P99 + " with SMs taken meets its target of " +
-                              targetText(K.Target, V.Bound) +
+                              targetText(K.Search.target(), V.Bound) +
                               ": no room is kept for it");
   } else if (!V.Met && V.Under == LatencyMechanism::KeepRoom &&
              !K.Told.Missed) {
     K.Told.Missed = true;
     tellKernel(*K.Kernel,
                P99 + " with room kept is above its target of " +
-                   targetText(K.Target, V.Bound) +
+                   targetText(K.Search.target(), V.Bound) +
                    ": the target is not met (room stays, the better of "
                    "the two)");
   }
@@ -140,12 +139,12 @@ void readCompleted(KernelLatency &K) {
 }
 
 // The Latency lock held.  The kernel starts again under `Target` (none: it
-// has none any more), taking SMs: its room is withdrawn, the launches
-// timed before are dropped (their tickets carry the old generation).
+// has none any more): the room kept for it before (under its search, or an
+// earlier `reserve`) is withdrawn until its next launch keeps room again,
+// and the launches timed before are dropped (their tickets carry the old
+// generation).
 void restart(KernelLatency &K, const LatencyTarget &Target) {
-  // Room kept for it under its mechanism before, or an earlier `reserve`.
   withdrawReservedKernel(*K.Kernel->Device, *K.Kernel);
-  K.Target = Target;
   K.Search = LatencySearch(Target);
   K.InFlight.clear();
   ++K.Generation;
@@ -164,14 +163,13 @@ void restart(KernelLatency &K, const LatencyTarget &Target) {
 // another target, or none, start again.
 void recheck(LatencyRoom &Room) {
   for (auto &[Kernel, K] : Room.Kernels) {
-    if (!K->Target.set())
+    if (!K->Search.target().set())
       continue;
-    const Policy &Now =
-        policyById(policyIdOf(Kernel->Symbol, Kernel->Source, Kernel->Mangled));
+    const Policy &Now = kernelPolicy(*Kernel);
     LatencyTarget Target;
     if (!Now.reserve)
       Target = {Now.p99Ratio, Now.p99Micros};
-    if (Target.Ratio != K->Target.Ratio || Target.Micros != K->Target.Micros)
+    if (Target != K->Search.target())
       restart(*K, Target);
   }
 }
@@ -202,9 +200,9 @@ void LatencyTargets::propose(Launch &L, Ticket &T) {
     }
   }
   // With `reserve` too (from C++), room is kept whatever the latency.
-  if (!(P->P99Ratio > 0 || P->P99Micros > 0) || P->Reserve ||
-      L.Decision.SmsChosen || priorityMode() == PriorityMode::Off ||
-      L.capture() != Capture::None)
+  LatencyTarget Target{P->P99Ratio, P->P99Micros};
+  if (!Target.set() || P->Reserve || L.Decision.SmsChosen ||
+      priorityMode() == PriorityMode::Off || L.capture() != Capture::None)
     return;
   uint32_t Placement = KernelPolicy;
   {
@@ -215,8 +213,7 @@ void LatencyTargets::propose(Launch &L, Ticket &T) {
       K->Kernel = P->Kernel;
       Room.Any.store(true, std::memory_order_release);
     }
-    LatencyTarget Target{P->P99Ratio, P->P99Micros};
-    if (K->Target.Ratio != Target.Ratio || K->Target.Micros != Target.Micros)
+    if (K->Search.target() != Target)
       restart(*K, Target);
     if (K->InFlight.size() < MostInFlight) {
       T.Kernel = K.get();
@@ -226,10 +223,8 @@ void LatencyTargets::propose(Launch &L, Ticket &T) {
     if (K->Search.mechanism() == LatencyMechanism::KeepRoom)
       Placement = reservedPlacement(Room, P->PolicyId);
   }
-  if (Placement != KernelPolicy) {
-    L.placeUnder(Placement);
-    L.prepared();
-  }
+  if (Placement != KernelPolicy)
+    L.placeUnder(Placement); // the priority maker prepares it
 }
 
 void LatencyTargets::before(Launch &L, Ticket &T) {

@@ -31,8 +31,8 @@ struct ReservedRoom {
   std::atomic<bool> Any{false}; // a reserved kernel has launched here
   // The policy epoch at which a policy with `reserve` was last looked for.
   uint64_t CheckedEpoch = UINT64_MAX;
-  CtaFootprint Largest; // the most of each resource one CTA needs
-  // Each reserved kernel's largest CTA (Largest is the most of them all).
+  // Each reserved kernel's largest CTA (the room holds the most of each
+  // resource of them all: largest()).
   std::map<const KernelEntry *, CtaFootprint> ByKernel;
   SmResources Sm;
   bool LimitsRead = false;
@@ -54,7 +54,7 @@ struct ReservedRoom {
   // board's generation Seen, or every ReadEveryNs for processes that died.
   tenants::Board *Board = nullptr;
   bool BoardTried = false;
-  bool Published = false; // Largest is on the board
+  bool Published = false; // largest() is on the board
   CtaFootprint Others;    // zero: none
   uint64_t Seen = UINT64_MAX;
   int64_t ReadNs = 0;
@@ -256,18 +256,26 @@ bool roomKept(ReservedRoom &R, Prepared &P) {
   return Last != 0 && nowNs() - Last < KeptWithinNs;
 }
 
-// The Priority lock held.  Largest onto the device's board (SMC_TENANTS).
+// The Priority lock held.  The most of each resource one reserved CTA
+// needs.
+CtaFootprint largest(const ReservedRoom &R) {
+  CtaFootprint Most;
+  for (const auto &[K, Fp] : R.ByKernel)
+    widen(Most, Fp);
+  return Most;
+}
+
+// The Priority lock held.  largest() onto the device's board (SMC_TENANTS).
 void publish(ReservedRoom &R, int Device) {
   if (tenants::Board *B = board(R, Device)) {
+    CtaFootprint Most = largest(R);
     static Withdrawals AtExit;
     if (std::find(AtExit.Boards.begin(), AtExit.Boards.end(), B) ==
         AtExit.Boards.end())
       AtExit.Boards.push_back(B);
-    R.Published =
-        tenants::publish(*B, self(),
-                         {R.Largest.Threads, R.Largest.RegistersPerThread,
-                          R.Largest.SharedBytes},
-                         tenants::processAlive);
+    R.Published = tenants::publish(
+        *B, self(), {Most.Threads, Most.RegistersPerThread, Most.SharedBytes},
+        tenants::processAlive);
     if (!R.Published)
       tell("SMC_TENANTS: the tenant board of device " + std::to_string(Device) +
            " is full; other processes do not leave room for this one");
@@ -279,7 +287,6 @@ void publish(ReservedRoom &R, int Device) {
 // board forgets this process's footprint.
 void giveBackRoom(ReservedRoom &R) {
   R.Any.store(false, std::memory_order_relaxed);
-  R.Largest = CtaFootprint();
   R.ByKernel.clear();
   while (!R.Carveouts.empty())
     carveFor(R, R.Carveouts.begin()->first, false);
@@ -305,9 +312,6 @@ void forgetKernels(ReservedRoom &R, int Device, Pred Gone) {
     return;
   if (R.ByKernel.empty())
     return giveBackRoom(R);
-  R.Largest = CtaFootprint();
-  for (const auto &[K, Fp] : R.ByKernel)
-    widen(R.Largest, Fp);
   publish(R, Device);
 }
 
@@ -331,9 +335,7 @@ void noteReservedLaunch(Launch &L, Prepared &P) {
     if (Shape.SharedMem > L.Req.Shape.SharedMem && roomKept(R, P))
       L.Decision.SharedMem = Shape.SharedMem;
   }
-  CtaFootprint Fp = footprint(R, F, Shape);
-  widen(R.ByKernel[P.Kernel], Fp);
-  bool Changed = widen(R.Largest, Fp);
+  bool Changed = widen(R.ByKernel[P.Kernel], footprint(R, F, Shape));
   R.Any.store(true, std::memory_order_release);
   // The board hears of a change only: every write makes every other
   // process read it again.
@@ -365,14 +367,12 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
     if (R.CheckedEpoch != Epoch) {
       R.CheckedEpoch = Epoch;
       forgetKernels(R, P.Device->Ordinal, [](const KernelEntry &K) {
-        const Policy &Now =
-            policyById(policyIdOf(K.Symbol, K.Source, K.Mangled));
+        const Policy &Now = kernelPolicy(K);
         return !Now.reserve && !hasLatencyTarget(Now);
       });
     }
     // Room for the largest CTA this process or another reserves.
-    CtaFootprint Room =
-        R.Any.load(std::memory_order_relaxed) ? R.Largest : CtaFootprint();
+    CtaFootprint Room = largest(R);
     widen(Room, R.Others);
     carveFor(R, P.Kernel->Smc, Room.SharedBytes != 0);
     if (Room.Threads == 0)
