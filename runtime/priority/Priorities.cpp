@@ -20,6 +20,7 @@
 #include "policy/Policies.h"
 #include "priority/PriorityRules.h"
 #include "priority/Reserve.h"
+#include "priority/SharedYields.h"
 
 #include <memory>
 
@@ -121,6 +122,7 @@ void startYielding(DeviceState &Dev, YieldState &Y) {
     return;
   }
   Y.Launches.resize(YieldingLaunchSlots);
+  shareYieldTable(Dev, Y.Targets); // SMC_TENANTS=on: other processes take
   Y.Yielding.store(true, std::memory_order_release);
 }
 
@@ -143,16 +145,15 @@ void yieldIfAlwaysOn(DeviceState &Dev, YieldState &Y) {
   }
 }
 
-// Writes `Value` to the yield table's entries for `Sms`, in `Stream`'s
+// Writes `Value` to yield table `Table`'s entries for `Sms`, in `Stream`'s
 // order, without an SM (stream memory operations).
-CUresult writeTargets(const YieldState &Y, const std::vector<unsigned> &Sms,
+CUresult writeTargets(uint32_t *Table, const std::vector<unsigned> &Sms,
                       uint32_t Value, cudaStream_t Stream) {
   std::vector<CUstreamBatchMemOpParams> Ops(Sms.size());
   for (size_t I = 0; I < Sms.size(); ++I) {
     Ops[I] = CUstreamBatchMemOpParams{};
     Ops[I].writeValue.operation = CU_STREAM_MEM_OP_WRITE_VALUE_32;
-    Ops[I].writeValue.address =
-        reinterpret_cast<CUdeviceptr>(Y.Targets + Sms[I]);
+    Ops[I].writeValue.address = reinterpret_cast<CUdeviceptr>(Table + Sms[I]);
     Ops[I].writeValue.value = Value;
     Ops[I].writeValue.flags = CU_STREAM_WRITE_VALUE_DEFAULT;
   }
@@ -167,8 +168,24 @@ CUresult writeTargets(const YieldState &Y, const std::vector<unsigned> &Sms,
   return CUDA_SUCCESS;
 }
 
+// Writes LiveTargetUncapped for `Sms` in `Table`, in `Stream`'s order; where
+// the stream cannot take the writes, the whole table at once rather than
+// never.
+void giveBack(DeviceState &Dev, uint32_t *Table,
+              const std::vector<unsigned> &Sms, cudaStream_t Stream) {
+  if (writeTargets(Table, Sms, LiveTargetUncapped, Stream) == CUDA_SUCCESS)
+    return;
+  std::vector<uint32_t> Uncapped(Dev.NumSMs, LiveTargetUncapped);
+  std::string Error;
+  copyToDevice(Dev, Table, Uncapped.data(), Uncapped.size() * sizeof(uint32_t),
+               Error);
+}
+
 // CTAs of the launch that run on one SM at a time, and how many CTAs one
-// launch of it has (a slice's, for slices).
+// launch of it has (a slice's, for slices).  (One CTA to an SM, as the
+// hardware places a grid alone, was measured: p50 better, p99 and the best
+// effort worse, and twice as many stream writes per SM taken on the urgent
+// launch's host path: docs/results/tail.md, "SMs across processes".)
 unsigned ctasPerSM(Prepared &P, const LaunchShape &Shape, uint64_t &Ctas) {
   Ctas = Shape.ctas();
   if (P.loopWorkers())
@@ -221,31 +238,63 @@ bool yieldingInFlight(YieldState &Y) {
 }
 
 // The Priority lock held.  Chooses the SMs an urgent launch takes and
-// reserves a hold for them; false when it takes none (nothing yields now,
-// or the launch fits nowhere).
+// reserves a hold for them, with the yield tables to write (this process's
+// where it yields, and SMC_TENANTS=on, the other processes'); false when it
+// takes none (nothing yields now, or the launch fits nowhere).
 bool takeSms(DeviceState &Dev, YieldState &Y, Prepared &P,
              const LaunchShape &Shape, const StreamKey &Key,
-             std::vector<unsigned> &Sms, UrgentHold *&Hold) {
-  if (!yieldingInFlight(Y))
+             Priorities::Ticket &T) {
+  std::vector<bool> HeldByOthers(Dev.NumSMs, false);
+  bool InFlight = false;
+  for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
+    if (H->Taking || eventPending(H->Done)) {
+      InFlight = true;
+      if (H->Stream != Key)
+        for (unsigned Sm : H->Sms)
+          HeldByOthers[Sm] = true;
+    }
+  std::vector<bool> HeldHere = HeldByOthers; // this process's other streams
+  T.Tables = othersYieldTables(Dev, InFlight, HeldByOthers);
+  if (yieldingInFlight(Y))
+    T.Tables.push_back(Y.Targets);
+  if (T.Tables.empty())
     return false;
   uint64_t Ctas = 0;
   unsigned PerSM = ctasPerSM(P, Shape, Ctas);
   unsigned Count = urgentSmCount(Ctas, PerSM, Dev.NumSMs);
   if (Count == 0)
     return false;
-  std::vector<bool> HeldByOthers(Dev.NumSMs, false);
-  for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
-    if (H->Stream != Key && (H->Taking || eventPending(H->Done)))
-      for (unsigned Sm : H->Sms)
-        HeldByOthers[Sm] = true;
-  Hold = freeHold(Y);
-  if (!Hold)
+  T.Hold = freeHold(Y);
+  if (!T.Hold)
     return false;
-  Sms = pickUrgentSms(Count, HeldByOthers);
-  Hold->Sms = Sms;
-  Hold->Stream = Key;
-  Hold->Taking = true;
+  T.Sms = pickUrgentSms(Count, HeldByOthers);
+  T.Hold->Sms = T.Sms;
+  T.Hold->Stream = Key;
+  T.Hold->Taking = true;
+  // The board knows what this process holds (SMC_TENANTS=on).
+  for (unsigned Sm : T.Sms)
+    HeldHere[Sm] = true;
+  for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
+    if (H->Stream == Key && H.get() != T.Hold && eventPending(H->Done))
+      for (unsigned Sm : H->Sms)
+        HeldHere[Sm] = true;
+  holdOnBoard(Dev, HeldHere);
   return true;
+}
+
+// SMC_TENANTS=on, a best-effort launch: yielding starts once another
+// process takes SMs; SMs that a process which died held in this one's
+// table are written back first, in `Stream`'s order.
+void yieldAcrossProcesses(DeviceState &Dev, YieldState &Y,
+                          cudaStream_t Stream) {
+  Guard Lock(levelMutex<LockLevel::Priority>());
+  if (!Y.Yielding.load(std::memory_order_relaxed) && anotherProcessTakes(Dev))
+    startYielding(Dev, Y);
+  if (!Y.Yielding.load(std::memory_order_relaxed))
+    return;
+  std::vector<unsigned> Back = orphanedSms(Dev);
+  if (!Back.empty())
+    giveBack(Dev, Y.Targets, Back, Stream);
 }
 
 // An urgent launch: takes SMs from the yielding launches in flight for it
@@ -260,13 +309,14 @@ void proposeUrgent(Launch &L, Priorities::Ticket &T, Prepared &P) {
     Guard Lock(levelMutex<LockLevel::Priority>());
     if (priorityMode() == PriorityMode::Auto)
       startYielding(Dev, Y);
+    announceTaking(Dev); // SMC_TENANTS=on: other processes yield
     // SMC_STATS runs launches one at a time; a captured launch runs later,
     // when the table may say anything: neither takes SMs.
     StreamKey Key;
     bool Plain = stats::enabled() || L.capture() != Capture::None ||
                  !Y.Yielding.load(std::memory_order_relaxed) ||
                  !streamKey(L.Stream, Key);
-    if (Plain || !takeSms(Dev, Y, P, L.Req.Shape, Key, T.Sms, T.Hold))
+    if (Plain || !takeSms(Dev, Y, P, L.Req.Shape, Key, T))
       T.Hold = nullptr;
   }
   if (!T.Hold || !P.loopWorkers())
@@ -318,9 +368,12 @@ void Priorities::propose(Launch &L, Ticket &T) {
   // yielding is on; no claim ahead, so that a worker leaves right after
   // its chunk.
   if (!P->loopWorkers() || L.Decision.Sms ||
-      !Y.Yielding.load(std::memory_order_acquire) ||
       priorityMode() == PriorityMode::Off || stats::enabled() ||
       L.capture() != Capture::None)
+    return;
+  if (config().Tenants)
+    yieldAcrossProcesses(Dev, Y, L.Stream);
+  if (!Y.Yielding.load(std::memory_order_acquire))
     return;
   L.Decision.LiveTarget = Y.Targets;
   L.Decision.ClaimBatch = 0;
@@ -331,8 +384,13 @@ void Priorities::propose(Launch &L, Ticket &T) {
 void Priorities::before(Launch &L, Ticket &T) {
   if (!T.Hold)
     return;
-  YieldState &Y = T.Device->Rooms.get<YieldState>();
-  T.Taken = writeTargets(Y, T.Sms, 0, L.Stream);
+  // Every table, even after a failure: the writes back in after() undo
+  // whichever of these took effect.
+  for (uint32_t *Table : T.Tables) {
+    CUresult R = writeTargets(Table, T.Sms, 0, L.Stream);
+    if (R != CUDA_SUCCESS && T.Taken == CUDA_SUCCESS)
+      T.Taken = R;
+  }
   if (T.Taken != CUDA_SUCCESS)
     tellKernel(*T.Kernel, "cannot take SMs from yielding launches (" +
                               driver::resultText(T.Taken) +
@@ -374,20 +432,11 @@ void Priorities::after(Launch &L, Ticket &T, cudaError_t Err) {
     return;
   DeviceState &Dev = *T.Device;
   YieldState &Y = Dev.Rooms.get<YieldState>();
-  bool Recorded = false;
-  if (T.Taken == CUDA_SUCCESS) {
-    CUresult Given = writeTargets(Y, T.Sms, LiveTargetUncapped, L.Stream);
-    if (Given != CUDA_SUCCESS) {
-      // Give them back now rather than never.
-      std::vector<uint32_t> Uncapped(Dev.NumSMs, LiveTargetUncapped);
-      std::string Error;
-      copyToDevice(Dev, Y.Targets, Uncapped.data(),
-                   Uncapped.size() * sizeof(uint32_t), Error);
-    }
-    Recorded = cudaEventRecord(T.Hold->Done, L.Stream) == cudaSuccess;
-    if (!Recorded)
-      cudaGetLastError();
-  }
+  for (uint32_t *Table : T.Tables)
+    giveBack(Dev, Table, T.Sms, L.Stream);
+  bool Recorded = cudaEventRecord(T.Hold->Done, L.Stream) == cudaSuccess;
+  if (!Recorded)
+    cudaGetLastError();
   Guard Lock(levelMutex<LockLevel::Priority>());
   T.Hold->Taking = false;
   if (!Recorded)

@@ -26,6 +26,8 @@
 // the urgent kernel ends.  Exactly once is the live partitions' argument
 // (runtime/device/SmcWorker.cu): the table only changes which workers stay.
 // The Priority lock (base/Locks.h) guards each device's yielding state.
+// With SMC_TENANTS=on, urgent launches take SMs from the yielding launches
+// of other processes too (SharedYields.h).
 //
 // The decision-maker's part in a launch (dispatch/Dispatcher.cpp):
 //   propose   urgent: the SMs it takes (an SM-centric launch is confined to
@@ -56,8 +58,9 @@ struct Priorities {
   struct Ticket {
     DeviceState *Device = nullptr;
     KernelEntry *Kernel = nullptr;
-    UrgentHold *Hold = nullptr; // an urgent launch that takes SMs
-    std::vector<unsigned> Sms;  // the SMs it takes
+    UrgentHold *Hold = nullptr;     // an urgent launch that takes SMs
+    std::vector<unsigned> Sms;      // the SMs it takes
+    std::vector<uint32_t *> Tables; // the yield tables it writes them in
     CUresult Taken = CUDA_SUCCESS;
     bool Yielding = false; // a best-effort launch that yields
   };

@@ -13,8 +13,8 @@
 #include "core/Prepared.h"
 #include "policy/Config.h"
 #include "policy/Policies.h"
+#include "priority/DeviceBoards.h"
 #include "priority/PriorityRules.h"
-#include "tenants/SharedBoard.h"
 
 #include <atomic>
 #include <chrono>
@@ -49,11 +49,9 @@ struct ReservedRoom {
   // When a best-effort launch here last kept room (steady clock ns), and
   // when that was last written to the board.
   int64_t RoomKeptNs = 0, RoomPostedNs = 0;
-  // SMC_TENANTS=on: the GPU's tenant board (null: not opened, or it cannot
-  // be), what the other processes reserve, and when that was read: at the
-  // board's generation Seen, or every ReadEveryNs for processes that died.
-  tenants::Board *Board = nullptr;
-  bool BoardTried = false;
+  // SMC_TENANTS=on: what the other processes on the GPU's tenant board
+  // reserve, and when that was read: at the board's generation Seen, or
+  // every ReadEveryNs for processes that died.
   bool Published = false; // largest() is on the board
   CtaFootprint Others;    // zero: none
   uint64_t Seen = UINT64_MAX;
@@ -187,43 +185,6 @@ void carveFor(ReservedRoom &R, CUfunction F, bool Shared) {
     R.Carveouts.emplace(F, Was);
 }
 
-// This process as the board knows it (its start time read once per pid:
-// a child forked after registering is not its parent when it exits).
-const tenants::Process &self() {
-  static tenants::Process Self;
-  if (Self.Pid != uint32_t(getpid()))
-    Self = tenants::thisProcess();
-  return Self;
-}
-
-// The Priority lock held.  The device's tenant board, opened on first use
-// (SMC_TENANTS=on); null where tenants are off or it cannot be opened (the
-// program is told once).
-tenants::Board *board(ReservedRoom &R, int Device) {
-  if (R.BoardTried || !config().Tenants)
-    return R.Board;
-  R.BoardTried = true;
-  cudaDeviceProp Prop{};
-  if (cudaGetDeviceProperties(&Prop, Device) != cudaSuccess) {
-    cudaGetLastError();
-    tell("SMC_TENANTS: the UUID of device " + std::to_string(Device) +
-         " is unknown; its processes do not share reserved room");
-    return nullptr;
-  }
-  std::string Hex;
-  char Digit[3];
-  for (char Byte : Prop.uuid.bytes) {
-    std::snprintf(Digit, sizeof Digit, "%02x", unsigned(uint8_t(Byte)));
-    Hex += Digit;
-  }
-  std::string Error;
-  R.Board = tenants::mapBoard(tenants::boardName(Hex), /*File=*/false, Error);
-  if (!R.Board)
-    tell("SMC_TENANTS: " + Error + "; device " + std::to_string(Device) +
-         "'s processes do not share reserved room");
-  return R.Board;
-}
-
 // The Priority lock held.  What the other processes on the board reserve,
 // read again when the board changed or ReadEveryNs has passed.
 void readOthers(ReservedRoom &R, tenants::Board &B) {
@@ -232,26 +193,17 @@ void readOthers(ReservedRoom &R, tenants::Board &B) {
   if (Generation == R.Seen && Now - R.ReadNs < ReadEveryNs)
     return;
   tenants::Footprint F =
-      tenants::largestReserved(B, self(), tenants::processAlive);
+      tenants::largestReserved(B, boardSelf(), tenants::processAlive);
   R.Others = {F.Threads, F.RegistersPerThread, F.SharedBytes};
   R.Seen = Generation;
   R.ReadNs = Now;
 }
 
-// This process's slots, freed at exit.
-struct Withdrawals {
-  std::vector<tenants::Board *> Boards;
-  ~Withdrawals() {
-    for (tenants::Board *B : Boards)
-      tenants::withdraw(*B, self());
-  }
-};
-
 // The Priority lock held.  Whether a best-effort launch kept room lately,
 // here or on the device's board.
 bool roomKept(ReservedRoom &R, Prepared &P) {
   int64_t Last = R.RoomKeptNs;
-  if (tenants::Board *B = board(R, P.Device->Ordinal))
+  if (tenants::Board *B = deviceBoard(P.Device->Ordinal))
     Last = std::max(Last, B->RoomKeptNs.load(std::memory_order_relaxed));
   return Last != 0 && nowNs() - Last < KeptWithinNs;
 }
@@ -267,14 +219,11 @@ CtaFootprint largest(const ReservedRoom &R) {
 
 // The Priority lock held.  largest() onto the device's board (SMC_TENANTS).
 void publish(ReservedRoom &R, int Device) {
-  if (tenants::Board *B = board(R, Device)) {
+  if (tenants::Board *B = deviceBoard(Device)) {
     CtaFootprint Most = largest(R);
-    static Withdrawals AtExit;
-    if (std::find(AtExit.Boards.begin(), AtExit.Boards.end(), B) ==
-        AtExit.Boards.end())
-      AtExit.Boards.push_back(B);
     R.Published = tenants::publish(
-        *B, self(), {Most.Threads, Most.RegistersPerThread, Most.SharedBytes},
+        *B, boardSelf(),
+        {Most.Threads, Most.RegistersPerThread, Most.SharedBytes},
         tenants::processAlive);
     if (!R.Published)
       tell("SMC_TENANTS: the tenant board of device " + std::to_string(Device) +
@@ -285,13 +234,14 @@ void publish(ReservedRoom &R, int Device) {
 // The Priority lock held.  No room kept here until a reserved kernel
 // launches again: best-effort variants get their carveouts back, the
 // board forgets this process's footprint.
-void giveBackRoom(ReservedRoom &R) {
+void giveBackRoom(ReservedRoom &R, int Device) {
   R.Any.store(false, std::memory_order_relaxed);
   R.ByKernel.clear();
   while (!R.Carveouts.empty())
     carveFor(R, R.Carveouts.begin()->first, false);
-  if (R.Board)
-    tenants::withdraw(*R.Board, self());
+  if (R.Published)
+    if (tenants::Board *B = deviceBoard(Device))
+      tenants::unreserve(*B, boardSelf());
   R.Published = false;
 }
 
@@ -311,7 +261,7 @@ void forgetKernels(ReservedRoom &R, int Device, Pred Gone) {
   if (!Forgot)
     return;
   if (R.ByKernel.empty())
-    return giveBackRoom(R);
+    return giveBackRoom(R, Device);
   publish(R, Device);
 }
 
@@ -358,7 +308,8 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
   uint32_t Placement = 0;
   {
     Guard Lock(levelMutex<LockLevel::Priority>());
-    if (tenants::Board *B = board(R, P.Device->Ordinal))
+    tenants::Board *B = deviceBoard(P.Device->Ordinal);
+    if (B)
       readOthers(R, *B);
     // Kernels whose policy has neither `reserve` nor a latency target
     // (whose room latency/ withdraws) any more: no room for them until
@@ -379,8 +330,8 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
       return false;
     int64_t Now = nowNs();
     R.RoomKeptNs = Now;
-    if (R.Board && Now - R.RoomPostedNs >= PostEveryNs) {
-      R.Board->RoomKeptNs.store(Now, std::memory_order_relaxed);
+    if (B && Now - R.RoomPostedNs >= PostEveryNs) {
+      B->RoomKeptNs.store(Now, std::memory_order_relaxed);
       R.RoomPostedNs = Now;
     }
     initLimits(R, P.Device->Ordinal);

@@ -7,12 +7,17 @@
 // room is not kept); a reused pid with another start time is not the old
 // process; readers see the most each other process reserves; a full board
 // refuses a new process until one dies; a slot still being written is
-// judged by its pid alone.  The board as a file is read by
+// judged by its pid alone; a process shares its yield table and says that
+// it takes SMs; SMs held by a process that died (or withdrew) are counted
+// orphaned when its slot is freed, and no longer held; giving room back
+// keeps a process's yields.  The board as a file is read by
 // scripts/smc-tenants.
 //===----------------------------------------------------------------------===//
 #include "tenants/SharedBoard.h"
 
 #include <gtest/gtest.h>
+
+#include <algorithm>
 
 #include <cstdio>
 #include <cstdlib>
@@ -159,6 +164,12 @@ TEST(TenantBoard, TheScriptShowsABoardFile) {
   ASSERT_NE(Again, nullptr) << Error;
   Process Self = thisProcess();
   ASSERT_TRUE(publish(*B, Self, {256, 32, 1024}, processAlive));
+  unsigned char Handle[TableHandleBytes] = {1, 2, 3};
+  ASSERT_TRUE(shareTable(*B, Self, Handle, processAlive));
+  ASSERT_TRUE(announceTaking(*B, Self, processAlive));
+  std::vector<bool> Held(132, false);
+  Held[5] = Held[6] = Held[131] = true;
+  setHeld(*B, Self, Held);
   EXPECT_EQ(tenants(*Again, processAlive).size(), 1u);
   timespec Now{};
   clock_gettime(CLOCK_MONOTONIC, &Now);
@@ -185,6 +196,10 @@ TEST(TenantBoard, TheScriptShowsABoardFile) {
       << Text;
   EXPECT_EQ(Text.find("no best-effort launch has kept room"), std::string::npos)
       << Text;
+  EXPECT_NE(Text.find("shares its yield table"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("takes SMs, holds SMs 5-6,131"), std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("0 orphaned"), std::string::npos) << Text;
   std::remove(Path);
 }
 
@@ -194,7 +209,7 @@ TEST(TenantBoard, ABoardWithoutTheRoomWordGrows) {
   char Path[] = "/tmp/smc-tenants-test-XXXXXX";
   int Fd = mkstemp(Path);
   ASSERT_GE(Fd, 0);
-  std::vector<char> Old(sizeof(Board) - sizeof(int64_t), 0);
+  std::vector<char> Old(16 + BoardSlots * sizeof(Slot), 0);
   Board Made;
   std::memset(static_cast<void *>(&Made), 0, sizeof Made);
   initBoard(Made);
@@ -207,10 +222,91 @@ TEST(TenantBoard, ABoardWithoutTheRoomWordGrows) {
   ASSERT_NE(B, nullptr) << Error;
   EXPECT_EQ(B->Slots[3].Owner.load(), uint32_t(getpid()));
   EXPECT_EQ(B->RoomKeptNs.load(), 0);
+  EXPECT_EQ(B->Orphaned.load(), 0u);
+  EXPECT_EQ(B->Yields[3].Shares.load(), 0u);
   struct stat St{};
   ASSERT_EQ(stat(Path, &St), 0);
   EXPECT_EQ(size_t(St.st_size), sizeof(Board));
   std::remove(Path);
+}
+
+TEST(TenantBoard, AProcessSharesItsTableAndSaysItTakes) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  auto AllAlive = [](const Process &) { return true; };
+  Process Owner{101, 7}, Taker{102, 9};
+  unsigned char Handle[TableHandleBytes];
+  for (unsigned I = 0; I < TableHandleBytes; ++I)
+    Handle[I] = static_cast<unsigned char>(I * 3 + 1);
+  ASSERT_TRUE(shareTable(*B, Owner, Handle, AllAlive));
+  ASSERT_TRUE(announceTaking(*B, Taker, AllAlive));
+  std::vector<Tenant> Live = tenants(*B, AllAlive);
+  ASSERT_EQ(Live.size(), 2u);
+  const Tenant &O = Live[0].Who == Owner ? Live[0] : Live[1];
+  const Tenant &T = Live[0].Who == Owner ? Live[1] : Live[0];
+  EXPECT_TRUE(O.Shares);
+  EXPECT_FALSE(O.Takes);
+  ASSERT_EQ(O.Table.size(), size_t(TableHandleBytes));
+  EXPECT_EQ(std::memcmp(O.Table.data(), Handle, TableHandleBytes), 0);
+  EXPECT_TRUE(T.Takes);
+  EXPECT_FALSE(T.Shares);
+  EXPECT_TRUE(T.Table.empty());
+  // Neither reserves: yields alone are no room.
+  EXPECT_EQ(largestReserved(*B, Process{1, 1}, AllAlive).Threads, 0u);
+  // Giving room back keeps the slot and its yields.
+  ASSERT_TRUE(publish(*B, Owner, {256, 32, 0}, AllAlive));
+  EXPECT_EQ(largestReserved(*B, Taker, AllAlive).Threads, 256u);
+  unreserve(*B, Owner);
+  EXPECT_EQ(largestReserved(*B, Taker, AllAlive).Threads, 0u);
+  Live = tenants(*B, AllAlive);
+  ASSERT_EQ(Live.size(), 2u);
+  EXPECT_TRUE((Live[0].Who == Owner ? Live[0] : Live[1]).Shares);
+}
+
+TEST(TenantBoard, SmsHeldByAProcessThatDiedAreOrphaned) {
+  Board *B = anonymousBoard();
+  ASSERT_NE(B, nullptr);
+  Process Self = thisProcess();
+  std::vector<bool> Mine(132, false);
+  Mine[7] = true;
+  ASSERT_TRUE(announceTaking(*B, Self, processAlive));
+  setHeld(*B, Self, Mine);
+  Process Child = inChild([&] {
+    Process Me = thisProcess();
+    announceTaking(*B, Me, processAlive);
+    std::vector<bool> Held(132, false);
+    Held[0] = Held[64] = Held[131] = true;
+    setHeld(*B, Me, Held);
+  });
+  ASSERT_NE(Child.Pid, 0u);
+  // Nobody has read since the child died: nothing is orphaned yet, and
+  // no reader counts its SMs for a live process once they read.
+  EXPECT_EQ(B->Orphaned.load(), 0u);
+  std::vector<Tenant> Live = tenants(*B, processAlive);
+  ASSERT_EQ(Live.size(), 1u);
+  EXPECT_EQ(B->Orphaned.load(), 1u);
+  std::vector<bool> Others = heldByOthers(Live, Self);
+  ASSERT_EQ(Others.size(), size_t(BoardSms));
+  EXPECT_EQ(std::count(Others.begin(), Others.end(), true), 0);
+  // Every live process's, this one's included, when asked for all.
+  std::vector<bool> All = heldByOthers(Live, Process{});
+  EXPECT_TRUE(All[7]);
+  EXPECT_EQ(std::count(All.begin(), All.end(), true), 1);
+  // Holding nothing, a process that withdraws orphans nothing; holding
+  // SMs, it does.
+  setHeld(*B, Self, std::vector<bool>(132, false));
+  withdraw(*B, Self);
+  EXPECT_EQ(B->Orphaned.load(), 1u);
+  ASSERT_TRUE(announceTaking(*B, Self, processAlive));
+  setHeld(*B, Self, Mine);
+  withdraw(*B, Self);
+  EXPECT_EQ(B->Orphaned.load(), 2u);
+  // A slot claimed again starts with nothing held, shared or taken.
+  ASSERT_TRUE(publish(*B, Self, {32, 16, 0}, processAlive));
+  Live = tenants(*B, processAlive);
+  ASSERT_EQ(Live.size(), 1u);
+  EXPECT_FALSE(Live[0].Takes);
+  EXPECT_EQ(std::count(Live[0].Held.begin(), Live[0].Held.end(), true), 0);
 }
 
 } // namespace
