@@ -376,7 +376,8 @@ int traceLaunches();
 /// waits for its stdin to close; --smc-tenant-best-effort=US runs a
 /// best-effort SM-centric launch of US-microsecond chunks, prints "started"
 /// once it is launched and "most N" at its end (the most of its chunks that
-/// ran at once on one SM).  main runs it for any --smc-tenant-* argument.
+/// ran at once on one SM); --smc-tenant-taker and --smc-tenant-yielder=N
+/// are TenantYieldsTest.cu's.  main runs it for any --smc-tenant-* argument.
 int tenantChild(const char *Mode);
 
 #endif // SMC_TEST_GPU_GPUTEST_H

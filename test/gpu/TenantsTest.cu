@@ -18,11 +18,10 @@
 //===----------------------------------------------------------------------===//
 #include "ChunksOnAnSm.cuh"
 #include "GpuTest.h"
+#include "TenantChild.h"
 
-#include <csignal>
 #include <cstdio>
 #include <cstring>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace smctest;
@@ -42,82 +41,6 @@ __global__ void tenantReservedCtas(uint32_t *Counts) {
 }
 
 namespace {
-
-std::string selfPath() {
-  char Self[4096];
-  ssize_t Len = readlink("/proc/self/exe", Self, sizeof Self - 1);
-  if (Len <= 0)
-    return "";
-  Self[Len] = '\0';
-  return Self;
-}
-
-// A child process of this binary (SMC_TENANTS=on, no SMC_STATS: the
-// parent's records are its own), its stdin and stdout piped.
-class Child {
-public:
-  explicit Child(const std::string &Mode) {
-    int In[2], Out[2];
-    if (pipe(In) != 0 || pipe(Out) != 0)
-      return;
-    std::string Self = selfPath();
-    Pid = fork();
-    if (Pid == 0) {
-      dup2(In[0], 0);
-      dup2(Out[1], 1);
-      close(In[1]);
-      close(Out[0]);
-      setenv("SMC_TENANTS", "on", 1);
-      unsetenv("SMC_STATS");
-      execl(Self.c_str(), Self.c_str(), Mode.c_str(), (char *)nullptr);
-      _exit(127);
-    }
-    close(In[0]);
-    close(Out[1]);
-    ToChild = In[1];
-    FromChild = fdopen(Out[0], "r");
-  }
-  ~Child() {
-    if (Pid > 0 && !Reaped)
-      kill(SIGKILL);
-    if (FromChild)
-      fclose(FromChild);
-    if (ToChild >= 0)
-      close(ToChild);
-  }
-  // Its next line ("" at its end).
-  std::string line() {
-    char Buffer[256];
-    if (!FromChild || !fgets(Buffer, sizeof Buffer, FromChild))
-      return "";
-    return Buffer;
-  }
-  // Kills it (a crash: nothing of it runs after) and reaps it.
-  void kill(int Signal = SIGKILL) {
-    ::kill(Pid, Signal);
-    wait();
-  }
-  // Closes its stdin and waits for its end: its exit status, or -1.
-  int finish() {
-    if (ToChild >= 0)
-      close(ToChild);
-    ToChild = -1;
-    return wait();
-  }
-
-private:
-  int wait() {
-    int Status = 0;
-    if (!Reaped)
-      waitpid(Pid, &Status, 0);
-    Reaped = true;
-    return WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-  }
-  pid_t Pid = -1;
-  int ToChild = -1;
-  FILE *FromChild = nullptr;
-  bool Reaped = false;
-};
 
 // A reserving process, once it says it reserved.
 std::unique_ptr<Child> reserver(unsigned Threads) {
@@ -186,6 +109,7 @@ TEST_F(Tenants, RoomForTheLargestOfTwoReservers) {
 }
 
 TEST_F(Tenants, ProcessesKilledMidLaunchLeaveTheOthersRunning) {
+  SMC_SKIP_KILLS_UNDER_MPS();
   auto A = reserver(256);
   ASSERT_TRUE(A) << "the reserving process did not start";
   {
@@ -277,6 +201,5 @@ int tenantChild(const char *Mode) {
     return reserveChild(Value);
   if (std::sscanf(Mode, "--smc-tenant-best-effort=%u", &Value) == 1)
     return bestEffortChild(Value);
-  std::fprintf(stderr, "smc_gpu_tests: unknown child mode %s\n", Mode);
-  return 2;
+  return tenantYieldsChild(Mode);
 }
