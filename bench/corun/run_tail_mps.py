@@ -19,6 +19,12 @@
 #                   leaves room on every SM for the other process's CTA
 #   mps-reserve-originals  the same urgent process beside the originals,
 #                   which keep no room
+#   mps-smc         the best effort SM-centric (persistent workers), the
+#                   urgent kernel original on its high-priority stream,
+#                   SMC_TENANTS off: nothing yields across processes
+#   mps-yield       the same with SMC_TENANTS=on in both: the urgent
+#                   launches take SMs from the best-effort process's
+#                   yielding launches (priority/SharedYields.h)
 #   mps-target      SMC_TENANTS=on in both: the urgent kernel of policy
 #                   original(p99=Tus), once for each T of --p99-us, the best
 #                   effort SM-centric (the urgent process's messages and
@@ -42,7 +48,7 @@ import time
 from run_mps import use_mps_dirs
 
 MODES = ("mps", "mps-low-client", "mps-percentage", "mps-reserve",
-         "mps-reserve-originals", "mps-target")
+         "mps-reserve-originals", "mps-smc", "mps-yield", "mps-target")
 
 
 def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
@@ -98,6 +104,11 @@ def mode_env(mode, percentage, p99_us=0):
     if mode == "mps-percentage":
         return original, dict(original,
                               CUDA_MPS_ACTIVE_THREAD_PERCENTAGE=str(percentage))
+    smc = {"SMC_POLICY": "*=smc"}
+    if mode == "mps-smc":
+        return original, smc
+    if mode == "mps-yield":
+        return dict(original, SMC_TENANTS="on"), dict(smc, SMC_TENANTS="on")
     reserved = {"SMC_TENANTS": "on",
                 "SMC_POLICY": "tailUrgent=original(reserve)"}
     if mode == "mps-target":
