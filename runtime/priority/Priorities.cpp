@@ -439,6 +439,7 @@ void Priorities::after(Launch &L, Ticket &T, cudaError_t Err) {
     cudaGetLastError();
   Guard Lock(levelMutex<LockLevel::Priority>());
   T.Hold->Taking = false;
+  lookForDeadTenants(Dev); // SMC_TENANTS=on, off the kernel's path
   if (!Recorded)
     return;
   // Grow-back: the yielding launches in flight get workers on the SMs

@@ -44,15 +44,22 @@ int64_t nowNs() {
       .count();
 }
 
-// The board's tenants, read again when it changed or ReadEveryNs passed
-// (or Force); false without a board.
-bool refresh(DeviceState &Dev, SharedYieldState &S, bool Force = false) {
+// When the board's tenants are read again.
+enum class Read {
+  Changed, // when the board changed
+  Due,     // ... or ReadEveryNs passed (processes that died)
+  Now,
+};
+
+// The board's tenants, read again as `When` says; false without a board.
+bool refresh(DeviceState &Dev, SharedYieldState &S, Read When) {
   tenants::Board *B = deviceBoard(Dev.Ordinal);
   if (!B)
     return false;
   int64_t Now = nowNs();
   uint64_t Generation = B->Generation.load(std::memory_order_acquire);
-  if (!Force && Generation == S.Seen && Now - S.ReadNs < ReadEveryNs)
+  if (When != Read::Now && Generation == S.Seen &&
+      (When == Read::Changed || Now - S.ReadNs < ReadEveryNs))
     return true;
   S.Live = tenants::tenants(*B, tenants::processAlive);
   // A reader may have freed slots: the generation after the read.
@@ -97,7 +104,7 @@ void shareYieldTable(DeviceState &Dev, uint32_t *Table) {
 
 bool anotherProcessTakes(DeviceState &Dev) {
   SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
-  if (!refresh(Dev, S))
+  if (!refresh(Dev, S, Read::Due))
     return false;
   return std::any_of(S.Live.begin(), S.Live.end(),
                      [](const tenants::Tenant &T) {
@@ -120,7 +127,9 @@ std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
                                           std::vector<bool> &HeldByOthers) {
   SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
   std::vector<uint32_t *> Out;
-  if (!refresh(Dev, S))
+  // On the urgent launch's path: the board's slots (and /proc) are read
+  // only when it changed; lookForDeadTenants reads for dead processes.
+  if (!refresh(Dev, S, Read::Changed))
     return Out;
   const tenants::Process &Self = boardSelf();
   std::vector<bool> Held = tenants::heldByOthers(S.Live, Self);
@@ -173,6 +182,10 @@ std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
   return Out;
 }
 
+void lookForDeadTenants(DeviceState &Dev) {
+  refresh(Dev, Dev.Rooms.get<SharedYieldState>(), Read::Due);
+}
+
 void holdOnBoard(DeviceState &Dev, const std::vector<bool> &Held) {
   if (tenants::Board *B = deviceBoard(Dev.Ordinal))
     tenants::setHeld(*B, boardSelf(), Held);
@@ -181,7 +194,7 @@ void holdOnBoard(DeviceState &Dev, const std::vector<bool> &Held) {
 std::vector<unsigned> orphanedSms(DeviceState &Dev) {
   SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
   std::vector<unsigned> Back;
-  if (!refresh(Dev, S))
+  if (!refresh(Dev, S, Read::Due))
     return Back;
   tenants::Board &B = *deviceBoard(Dev.Ordinal);
   uint64_t Orphaned = B.Orphaned.load(std::memory_order_acquire);
@@ -190,7 +203,7 @@ std::vector<unsigned> orphanedSms(DeviceState &Dev) {
   S.OrphanedRead = true;
   if (!Moved)
     return Back;
-  refresh(Dev, S, /*Force=*/true);
+  refresh(Dev, S, Read::Now);
   std::vector<bool> Held =
       tenants::heldByOthers(S.Live, tenants::Process{}); // every live one
   for (unsigned Sm = 0; Sm < Dev.NumSMs; ++Sm)

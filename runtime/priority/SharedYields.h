@@ -20,10 +20,12 @@
 //                        launch.
 //
 // The board is read again when its generation moved, or every 200 ms (for
-// processes that died).  A best-effort launch whose workers left SMs to
-// another process gets them back at its next launch (no top-up grids across
-// processes: its host does not know when the other's kernel ended).
-// Everything here runs with the Priority lock held.
+// processes that died: by a best-effort launch, and after an urgent launch
+// has gone to the GPU, never before it: reading /proc takes tens of us).  A
+// best-effort launch whose workers left SMs to another process gets them back
+// at its next launch (no top-up grids across processes: its host does not know
+// when the other's kernel ended). Everything here runs with the Priority lock
+// held.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_RUNTIME_PRIORITY_SHAREDYIELDS_H
 #define SMC_RUNTIME_PRIORITY_SHAREDYIELDS_H
@@ -51,6 +53,10 @@ void announceTaking(DeviceState &Dev);
 // to them may still be pending).
 std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
                                           std::vector<bool> &HeldByOthers);
+
+// The board read for processes that died, if 200 ms passed since the last
+// read (after an urgent launch).
+void lookForDeadTenants(DeviceState &Dev);
 
 // The SMs this process holds now ([NumSMs]), onto the board.
 void holdOnBoard(DeviceState &Dev, const std::vector<bool> &Held);
