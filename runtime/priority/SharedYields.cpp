@@ -158,7 +158,7 @@ std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
                         " cannot be opened (" + cudaGetErrorString(Err) +
                         "); urgent launches here take no SMs from it");
       }
-      F.Targets = static_cast<uint32_t *>(At); // null: not opened, not tried
+      F.Targets = static_cast<uint32_t *>(At); // null: failed, not retried
       It = S.Tables.insert(S.Tables.end(), std::move(F));
     }
     It->OnBoard = true;
