@@ -25,6 +25,8 @@
 #   mps-yield       the same with SMC_TENANTS=on in both: the urgent
 #                   launches take SMs from the best-effort process's
 #                   yielding launches (priority/SharedYields.h)
+#   mps-yield-low   mps-yield with the best-effort process at MPS client
+#                   priority 1, as mps-low-client
 #   mps-target      SMC_TENANTS=on in both: the urgent kernel of policy
 #                   original(p99=Tus), once for each T of --p99-us, the best
 #                   effort SM-centric (the urgent process's messages and
@@ -48,7 +50,8 @@ import time
 from run_mps import use_mps_dirs
 
 MODES = ("mps", "mps-low-client", "mps-percentage", "mps-reserve",
-         "mps-reserve-originals", "mps-smc", "mps-yield", "mps-target")
+         "mps-reserve-originals", "mps-smc", "mps-yield", "mps-yield-low",
+         "mps-target")
 
 
 def run_pair(bench, gate, kind, cta_us, arrivals, env_urgent, env_be,
@@ -107,8 +110,11 @@ def mode_env(mode, percentage, p99_us=0):
     smc = {"SMC_POLICY": "*=smc"}
     if mode == "mps-smc":
         return original, smc
-    if mode == "mps-yield":
-        return dict(original, SMC_TENANTS="on"), dict(smc, SMC_TENANTS="on")
+    if mode in ("mps-yield", "mps-yield-low"):
+        best_effort = dict(smc, SMC_TENANTS="on")
+        if mode == "mps-yield-low":
+            best_effort["CUDA_MPS_CLIENT_PRIORITY"] = "1"
+        return dict(original, SMC_TENANTS="on"), best_effort
     reserved = {"SMC_TENANTS": "on",
                 "SMC_POLICY": "tailUrgent=original(reserve)"}
     if mode == "mps-target":

@@ -184,8 +184,8 @@ void giveBack(DeviceState &Dev, uint32_t *Table,
 // CTAs of the launch that run on one SM at a time, and how many CTAs one
 // launch of it has (a slice's, for slices).  (One CTA to an SM, as the
 // hardware places a grid alone, was measured: p50 better, p99 and the best
-// effort worse, and twice as many stream writes per SM taken on the urgent
-// launch's host path: docs/results/tail.md, "SMs across processes".)
+// effort worse, and a stream write per SM taken on the urgent launch's host
+// path: docs/results/tail.md, "SMs across processes".)
 unsigned ctasPerSM(Prepared &P, const LaunchShape &Shape, uint64_t &Ctas) {
   Ctas = Shape.ctas();
   if (P.loopWorkers())
