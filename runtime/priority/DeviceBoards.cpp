@@ -10,12 +10,22 @@
 
 #include <cuda_runtime.h>
 
+#include <chrono>
 #include <cstdio>
 #include <map>
 #include <unistd.h>
 
 namespace smc {
 namespace {
+
+constexpr int64_t ReadEveryNs = 200000000;
+
+// A device's view of its board's tenants (the Priority lock).
+struct BoardView {
+  uint64_t Seen = UINT64_MAX; // the board's generation after the last read
+  int64_t ReadNs = 0;
+  std::vector<tenants::Tenant> Live;
+};
 
 // This process's slots, freed at exit.
 struct Withdrawals {
@@ -66,6 +76,30 @@ tenants::Board *deviceBoard(int Ordinal) {
   static Withdrawals AtExit;
   AtExit.Boards.push_back(B);
   return It->second = B;
+}
+
+int64_t boardClockNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+const std::vector<tenants::Tenant> *boardTenants(int Ordinal, BoardRead When) {
+  static std::map<int, BoardView> Views;
+  tenants::Board *B = deviceBoard(Ordinal);
+  if (!B)
+    return nullptr;
+  BoardView &V = Views[Ordinal];
+  int64_t Now = boardClockNs();
+  uint64_t Generation = B->Generation.load(std::memory_order_acquire);
+  if (When != BoardRead::Now && Generation == V.Seen &&
+      (When == BoardRead::Changed || Now - V.ReadNs < ReadEveryNs))
+    return &V.Live;
+  V.Live = tenants::tenants(*B, tenants::processAlive);
+  // The read may have freed slots: the generation after it.
+  V.Seen = B->Generation.load(std::memory_order_acquire);
+  V.ReadNs = Now;
+  return &V.Live;
 }
 
 } // namespace smc

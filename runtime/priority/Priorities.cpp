@@ -244,16 +244,19 @@ bool yieldingInFlight(YieldState &Y) {
 bool takeSms(DeviceState &Dev, YieldState &Y, Prepared &P,
              const LaunchShape &Shape, const StreamKey &Key,
              Priorities::Ticket &T) {
-  std::vector<bool> HeldByOthers(Dev.NumSMs, false);
+  // The SMs this process's launches in flight hold, and of those, the ones
+  // other streams hold (this stream's come back in its order).
+  std::vector<bool> HeldHere(Dev.NumSMs, false),
+      HeldByOthers(Dev.NumSMs, false);
   bool InFlight = false;
   for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
     if (H->Taking || eventPending(H->Done)) {
       InFlight = true;
-      if (H->Stream != Key)
-        for (unsigned Sm : H->Sms)
-          HeldByOthers[Sm] = true;
+      for (unsigned Sm : H->Sms) {
+        HeldHere[Sm] = true;
+        HeldByOthers[Sm] = HeldByOthers[Sm] || H->Stream != Key;
+      }
     }
-  std::vector<bool> HeldHere = HeldByOthers; // this process's other streams
   T.Tables = othersYieldTables(Dev, InFlight, HeldByOthers);
   if (yieldingInFlight(Y))
     T.Tables.push_back(Y.Targets);
@@ -274,10 +277,6 @@ bool takeSms(DeviceState &Dev, YieldState &Y, Prepared &P,
   // The board knows what this process holds (SMC_TENANTS=on).
   for (unsigned Sm : T.Sms)
     HeldHere[Sm] = true;
-  for (const std::unique_ptr<UrgentHold> &H : Y.Holds)
-    if (H->Stream == Key && H.get() != T.Hold && eventPending(H->Done))
-      for (unsigned Sm : H->Sms)
-        HeldHere[Sm] = true;
   holdOnBoard(Dev, HeldHere);
   return true;
 }

@@ -17,7 +17,6 @@
 #include "priority/PriorityRules.h"
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
 #include <map>
 #include <tuple>
@@ -49,27 +48,13 @@ struct ReservedRoom {
   // When a best-effort launch here last kept room (steady clock ns), and
   // when that was last written to the board.
   int64_t RoomKeptNs = 0, RoomPostedNs = 0;
-  // SMC_TENANTS=on: what the other processes on the GPU's tenant board
-  // reserve, and when that was read: at the board's generation Seen, or
-  // every ReadEveryNs for processes that died.
-  bool Published = false; // largest() is on the board
-  CtaFootprint Others;    // zero: none
-  uint64_t Seen = UINT64_MAX;
-  int64_t ReadNs = 0;
+  bool Published = false; // SMC_TENANTS=on: largest() is on the board
 };
 
-constexpr int64_t ReadEveryNs = 200000000;
 // Reserved CTAs are kept one to an SM while room was kept this recently, by
 // this process or (SMC_TENANTS=on) another; the board hears of it at most
 // every PostEvery.
 constexpr int64_t KeptWithinNs = 1000000000, PostEveryNs = 10000000;
-
-// CLOCK_MONOTONIC on Linux, alike in every process.
-int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
 
 // Into grows to hold F too (the most of each resource); whether it grew.
 bool widen(CtaFootprint &Into, const CtaFootprint &F) {
@@ -185,18 +170,15 @@ void carveFor(ReservedRoom &R, CUfunction F, bool Shared) {
     R.Carveouts.emplace(F, Was);
 }
 
-// The Priority lock held.  What the other processes on the board reserve,
-// read again when the board changed or ReadEveryNs has passed.
-void readOthers(ReservedRoom &R, tenants::Board &B) {
-  int64_t Now = nowNs();
-  uint64_t Generation = B.Generation.load(std::memory_order_acquire);
-  if (Generation == R.Seen && Now - R.ReadNs < ReadEveryNs)
-    return;
-  tenants::Footprint F =
-      tenants::largestReserved(B, boardSelf(), tenants::processAlive);
-  R.Others = {F.Threads, F.RegistersPerThread, F.SharedBytes};
-  R.Seen = Generation;
-  R.ReadNs = Now;
+// The Priority lock held.  The most of each resource a CTA that another
+// process on the device's board reserves needs (SMC_TENANTS=on; zero: none).
+CtaFootprint othersReserve(int Device) {
+  const std::vector<tenants::Tenant> *Live =
+      boardTenants(Device, BoardRead::Due);
+  if (!Live)
+    return {};
+  tenants::Footprint F = tenants::largestReserved(*Live, boardSelf());
+  return {F.Threads, F.RegistersPerThread, F.SharedBytes};
 }
 
 // The Priority lock held.  Whether a best-effort launch kept room lately,
@@ -205,7 +187,7 @@ bool roomKept(ReservedRoom &R, Prepared &P) {
   int64_t Last = R.RoomKeptNs;
   if (tenants::Board *B = deviceBoard(P.Device->Ordinal))
     Last = std::max(Last, B->RoomKeptNs.load(std::memory_order_relaxed));
-  return Last != 0 && nowNs() - Last < KeptWithinNs;
+  return Last != 0 && boardClockNs() - Last < KeptWithinNs;
 }
 
 // The Priority lock held.  The most of each resource one reserved CTA
@@ -309,8 +291,6 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
   {
     Guard Lock(levelMutex<LockLevel::Priority>());
     tenants::Board *B = deviceBoard(P.Device->Ordinal);
-    if (B)
-      readOthers(R, *B);
     // Kernels whose policy has neither `reserve` nor a latency target
     // (whose room latency/ withdraws) any more: no room for them until
     // they launch reserved again.
@@ -324,11 +304,11 @@ bool leaveReservedRoom(Launch &L, Prepared &P) {
     }
     // Room for the largest CTA this process or another reserves.
     CtaFootprint Room = largest(R);
-    widen(Room, R.Others);
+    widen(Room, othersReserve(P.Device->Ordinal));
     carveFor(R, P.Kernel->Smc, Room.SharedBytes != 0);
     if (Room.Threads == 0)
       return false;
-    int64_t Now = nowNs();
+    int64_t Now = boardClockNs();
     R.RoomKeptNs = Now;
     if (B && Now - R.RoomPostedNs >= PostEveryNs) {
       B->RoomKeptNs.store(Now, std::memory_order_relaxed);

@@ -11,13 +11,10 @@
 #include <cuda_runtime.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstring>
 
 namespace smc {
 namespace {
-
-constexpr int64_t ReadEveryNs = 200000000;
 
 // Another process's yield table, opened here.
 struct ForeignTable {
@@ -29,44 +26,11 @@ struct ForeignTable {
 
 // A device's yields across processes (the Priority lock).
 struct SharedYieldState {
-  uint64_t Seen = UINT64_MAX; // the board's generation at the last read
-  int64_t ReadNs = 0;
+  bool Announced = false;
+  bool Shared = false;   // this process's table is on the board
   uint64_t Orphaned = 0; // the board's count at the last look
-  bool OrphanedRead = false;
-  bool Announced = false, Shared = false;
-  std::vector<tenants::Tenant> Live; // the last read
   std::vector<ForeignTable> Tables;
 };
-
-int64_t nowNs() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
-}
-
-// When the board's tenants are read again.
-enum class Read {
-  Changed, // when the board changed
-  Due,     // ... or ReadEveryNs passed (processes that died)
-  Now,
-};
-
-// The board's tenants, read again as `When` says; false without a board.
-bool refresh(DeviceState &Dev, SharedYieldState &S, Read When) {
-  tenants::Board *B = deviceBoard(Dev.Ordinal);
-  if (!B)
-    return false;
-  int64_t Now = nowNs();
-  uint64_t Generation = B->Generation.load(std::memory_order_acquire);
-  if (When != Read::Now && Generation == S.Seen &&
-      (When == Read::Changed || Now - S.ReadNs < ReadEveryNs))
-    return true;
-  S.Live = tenants::tenants(*B, tenants::processAlive);
-  // A reader may have freed slots: the generation after the read.
-  S.Seen = B->Generation.load(std::memory_order_acquire);
-  S.ReadNs = Now;
-  return true;
-}
 
 void tellTenants(int Ordinal, const std::string &What) {
   tell("SMC_TENANTS: device " + std::to_string(Ordinal) + ": " + What);
@@ -77,9 +41,10 @@ void tellTenants(int Ordinal, const std::string &What) {
 void shareYieldTable(DeviceState &Dev, uint32_t *Table) {
   SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
   tenants::Board *B = deviceBoard(Dev.Ordinal);
-  if (!B || S.Shared)
+  if (!B)
     return;
-  S.Shared = true;
+  // Processes that die holding SMs from now on hold some of this table.
+  S.Orphaned = B->Orphaned.load(std::memory_order_acquire);
   cudaIpcMemHandle_t Handle{};
   static_assert(sizeof Handle == tenants::TableHandleBytes,
                 "a yield table's handle fits its place on the board");
@@ -94,22 +59,19 @@ void shareYieldTable(DeviceState &Dev, uint32_t *Table) {
   }
   unsigned char Bytes[tenants::TableHandleBytes];
   std::memcpy(Bytes, &Handle, sizeof Bytes);
-  // Processes that die holding SMs from now on hold some of this table.
-  S.Orphaned = B->Orphaned.load(std::memory_order_acquire);
-  S.OrphanedRead = true;
-  if (!tenants::shareTable(*B, boardSelf(), Bytes, tenants::processAlive))
+  S.Shared = tenants::shareTable(*B, boardSelf(), Bytes, tenants::processAlive);
+  if (!S.Shared)
     tellTenants(Dev.Ordinal, "the tenant board is full; urgent launches of "
                              "other processes do not take SMs from this one");
 }
 
 bool anotherProcessTakes(DeviceState &Dev) {
-  SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
-  if (!refresh(Dev, S, Read::Due))
-    return false;
-  return std::any_of(S.Live.begin(), S.Live.end(),
-                     [](const tenants::Tenant &T) {
-                       return T.Takes && !(T.Who == boardSelf());
-                     });
+  const std::vector<tenants::Tenant> *Live =
+      boardTenants(Dev.Ordinal, BoardRead::Due);
+  return Live &&
+         std::any_of(Live->begin(), Live->end(), [](const tenants::Tenant &T) {
+           return T.Takes && !(T.Who == boardSelf());
+         });
 }
 
 void announceTaking(DeviceState &Dev) {
@@ -129,15 +91,17 @@ std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
   std::vector<uint32_t *> Out;
   // On the urgent launch's path: the board's slots (and /proc) are read
   // only when it changed; lookForDeadTenants reads for dead processes.
-  if (!refresh(Dev, S, Read::Changed))
+  const std::vector<tenants::Tenant> *Live =
+      boardTenants(Dev.Ordinal, BoardRead::Changed);
+  if (!Live)
     return Out;
   const tenants::Process &Self = boardSelf();
-  std::vector<bool> Held = tenants::heldByOthers(S.Live, Self);
+  std::vector<bool> Held = tenants::heldByOthers(*Live, Self);
   for (unsigned Sm = 0; Sm < HeldByOthers.size() && Sm < Held.size(); ++Sm)
     HeldByOthers[Sm] = HeldByOthers[Sm] || Held[Sm];
   for (ForeignTable &F : S.Tables)
     F.OnBoard = false;
-  for (const tenants::Tenant &T : S.Live) {
+  for (const tenants::Tenant &T : *Live) {
     if (!T.Shares || T.Who == Self)
       continue;
     auto It = std::find_if(S.Tables.begin(), S.Tables.end(),
@@ -183,7 +147,7 @@ std::vector<uint32_t *> othersYieldTables(DeviceState &Dev, bool HoldsInFlight,
 }
 
 void lookForDeadTenants(DeviceState &Dev) {
-  refresh(Dev, Dev.Rooms.get<SharedYieldState>(), Read::Due);
+  boardTenants(Dev.Ordinal, BoardRead::Due);
 }
 
 void holdOnBoard(DeviceState &Dev, const std::vector<bool> &Held) {
@@ -194,19 +158,17 @@ void holdOnBoard(DeviceState &Dev, const std::vector<bool> &Held) {
 std::vector<unsigned> orphanedSms(DeviceState &Dev) {
   SharedYieldState &S = Dev.Rooms.get<SharedYieldState>();
   std::vector<unsigned> Back;
-  if (!refresh(Dev, S, Read::Due))
+  // Only a table on the board is written by other processes.
+  if (!S.Shared || !boardTenants(Dev.Ordinal, BoardRead::Due))
     return Back;
-  tenants::Board &B = *deviceBoard(Dev.Ordinal);
-  uint64_t Orphaned = B.Orphaned.load(std::memory_order_acquire);
-  bool Moved = S.OrphanedRead && Orphaned != S.Orphaned;
+  uint64_t Orphaned =
+      deviceBoard(Dev.Ordinal)->Orphaned.load(std::memory_order_acquire);
+  if (Orphaned == S.Orphaned)
+    return Back;
   S.Orphaned = Orphaned;
-  S.OrphanedRead = true;
-  if (!Moved)
-    return Back;
-  refresh(Dev, S, Read::Now);
-  std::vector<bool> Held =
-      tenants::heldByOthers(S.Live, tenants::Process{}); // every live one
-  for (unsigned Sm = 0; Sm < Dev.NumSMs; ++Sm)
+  std::vector<bool> Held = tenants::heldByOthers(
+      *boardTenants(Dev.Ordinal, BoardRead::Now), tenants::Process{});
+  for (unsigned Sm = 0; Sm < Dev.NumSMs; ++Sm) // held by no live process
     if (Sm >= Held.size() || !Held[Sm])
       Back.push_back(Sm);
   tellTenants(Dev.Ordinal,

@@ -38,7 +38,7 @@ namespace smc {
 struct DeviceState;
 
 // Shares `Table` (the device's yield table, [NumSMs] in device memory from
-// cudaMalloc) on the board.
+// cudaMalloc) on the board; once per device (when yielding starts).
 void shareYieldTable(DeviceState &Dev, uint32_t *Table);
 
 // Whether another live process on the board takes SMs.

@@ -19,6 +19,12 @@ void changed(Board &B) { B.Generation.fetch_add(1, std::memory_order_acq_rel); }
 
 YieldSlot &yieldsOf(Board &B, const Slot &S) { return B.Yields[&S - B.Slots]; }
 
+// Whether Self owns S (written: claimed and not being written).
+bool owns(const Slot &S, const Process &Self) {
+  return S.Owner.load(std::memory_order_acquire) == Self.Pid &&
+         S.Start.load(std::memory_order_relaxed) == Self.Start;
+}
+
 bool holdsSms(const YieldSlot &Y) {
   for (const std::atomic<uint64_t> &Word : Y.Held)
     if (Word.load(std::memory_order_acquire))
@@ -73,8 +79,7 @@ namespace {
 // null when every slot is taken by a live process.
 Slot *claim(Board &B, const Process &Self, const Alive &IsAlive) {
   for (Slot &S : B.Slots)
-    if (S.Owner.load(std::memory_order_acquire) == Self.Pid &&
-        S.Start.load(std::memory_order_relaxed) == Self.Start)
+    if (owns(S, Self))
       return &S;
   // A free slot, claimed with the writing bit until it is written; on the
   // second pass, after freeing the slots of dead processes.
@@ -114,9 +119,7 @@ bool publish(Board &B, const Process &Self, const Footprint &F,
 
 void unreserve(Board &B, const Process &Self) {
   for (Slot &S : B.Slots)
-    if (S.Owner.load(std::memory_order_acquire) == Self.Pid &&
-        S.Start.load(std::memory_order_relaxed) == Self.Start &&
-        S.Reserved.exchange(0, std::memory_order_acq_rel))
+    if (owns(S, Self) && S.Reserved.exchange(0, std::memory_order_acq_rel))
       changed(B);
 }
 
@@ -146,8 +149,7 @@ bool announceTaking(Board &B, const Process &Self, const Alive &IsAlive) {
 
 void setHeld(Board &B, const Process &Self, const std::vector<bool> &Held) {
   for (Slot &S : B.Slots) {
-    if (S.Owner.load(std::memory_order_acquire) != Self.Pid ||
-        S.Start.load(std::memory_order_relaxed) != Self.Start)
+    if (!owns(S, Self))
       continue;
     YieldSlot &Y = yieldsOf(B, S);
     for (unsigned W = 0; W < BoardSms / 64; ++W) {
@@ -163,8 +165,7 @@ void setHeld(Board &B, const Process &Self, const std::vector<bool> &Held) {
 void withdraw(Board &B, const Process &Self) {
   for (Slot &S : B.Slots) {
     uint32_t Word = Self.Pid;
-    if (S.Owner.load(std::memory_order_acquire) != Self.Pid ||
-        S.Start.load(std::memory_order_relaxed) != Self.Start)
+    if (!owns(S, Self))
       continue;
     orphanHeld(B, S);
     if (S.Owner.compare_exchange_strong(Word, 0, std::memory_order_acq_rel))
@@ -200,8 +201,13 @@ std::vector<Tenant> tenants(Board &B, const Alive &IsAlive) {
 }
 
 Footprint largestReserved(Board &B, const Process &Self, const Alive &IsAlive) {
+  return largestReserved(tenants(B, IsAlive), Self);
+}
+
+Footprint largestReserved(const std::vector<Tenant> &Live,
+                          const Process &Self) {
   Footprint Most;
-  for (const Tenant &T : tenants(B, IsAlive)) {
+  for (const Tenant &T : Live) {
     if (T.Who == Self)
       continue;
     Most.Threads = std::max(Most.Threads, T.Reserved.Threads);

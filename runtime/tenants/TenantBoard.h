@@ -148,6 +148,8 @@ std::vector<Tenant> tenants(Board &B, const Alive &IsAlive);
 // The most of each resource any live process reserves, Self excluded
 // (its own footprint is known to it); zero when none.
 Footprint largestReserved(Board &B, const Process &Self, const Alive &IsAlive);
+// The same of tenants() read before.
+Footprint largestReserved(const std::vector<Tenant> &Live, const Process &Self);
 // The SMs that live processes other than Self hold ([BoardSms]).
 std::vector<bool> heldByOthers(const std::vector<Tenant> &Live,
                                const Process &Self);

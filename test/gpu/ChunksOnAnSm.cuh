@@ -6,11 +6,15 @@
 // on one SM: each chunk counts itself (Counts, and Started when not null)
 // and the chunks running on its SM with it, records the most it saw in
 // MostRunning, and spins for Nanoseconds of %globaltimer.  Each test keeps a
-// kernel of its own (its policies are set per kernel).
+// kernel of its own (its policies are set per kernel).  chunksBeside says
+// how many such chunks leave room for a reserved CTA.
 //===----------------------------------------------------------------------===//
 #ifndef SMC_TEST_GPU_CHUNKSONANSM_CUH
 #define SMC_TEST_GPU_CHUNKSONANSM_CUH
 
+#include <cuda_runtime.h>
+
+#include <algorithm>
 #include <cstdint>
 
 __device__ inline void countChunksOnAnSm(uint32_t *Counts, uint32_t *Running,
@@ -30,6 +34,18 @@ __device__ inline void countChunksOnAnSm(uint32_t *Counts, uint32_t *Running,
   __syncthreads();
   if (threadIdx.x == 0)
     atomicSub(&Running[Sm], 1u);
+}
+
+// The most 128-thread chunks, of `Fit` to an SM, that share an SM with a
+// reserved CTA of `ReservedThreads` threads (threads bind in these tests);
+// -1 when CUDA cannot say.
+inline int chunksBeside(int Fit, int ReservedThreads) {
+  int MaxThreads = 0;
+  if (cudaDeviceGetAttribute(&MaxThreads,
+                             cudaDevAttrMaxThreadsPerMultiProcessor,
+                             0) != cudaSuccess)
+    return -1;
+  return std::min(Fit, (MaxThreads - ReservedThreads) / 128);
 }
 
 #endif // SMC_TEST_GPU_CHUNKSONANSM_CUH

@@ -43,15 +43,11 @@ protected:
   void SetUp() override {
     SmcGpuTest::SetUp();
     smc::setPolicy(latencyBestEffort, smc::Policy::smCentric());
-    int MaxThreads = 0;
     ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                   &Fit, latencyBestEffort, 128, 0),
               cudaSuccess);
-    ASSERT_EQ(cudaDeviceGetAttribute(&MaxThreads,
-                                     cudaDevAttrMaxThreadsPerMultiProcessor, 0),
-              cudaSuccess);
-    // Threads bind here: 128-thread chunks beside a 256-thread CTA.
-    Beside = std::min(Fit, (MaxThreads - 256) / 128);
+    Beside = chunksBeside(Fit, 256);
+    ASSERT_GE(Beside, 0);
     ASSERT_LT(Beside, Fit) << "no room to leave on this GPU";
   }
 

@@ -184,10 +184,9 @@ TEST_F(Reserve, BestEffortLeavesRoomAndTheReservedKernelGetsIn) {
       << "reserved CTAs shared an SM beside the best effort";
   ASSERT_TRUE(allCountsAre(Long.Counts, 1, "best-effort"));
   // Room for 256 threads on every SM: at most 2048 / 128 - 2 chunks.
-  int MaxThreads = 0;
-  SMC_CUDA_ASSERT(cudaDeviceGetAttribute(
-      &MaxThreads, cudaDevAttrMaxThreadsPerMultiProcessor, 0));
-  uint32_t Bound = uint32_t(std::min(Fit, (MaxThreads - 256) / 128));
+  int Beside = chunksBeside(Fit, 256);
+  ASSERT_GE(Beside, 0);
+  uint32_t Bound = uint32_t(Beside);
   EXPECT_LE(Long.mostOnOneSm(), Bound)
       << "a best-effort SM left no room for a reserved CTA";
   EXPECT_GE(Long.mostOnOneSm(), 1u);

@@ -31,6 +31,7 @@
 #include <cstdio>
 #include <memory>
 #include <thread>
+#include <vector>
 
 using namespace smctest;
 
@@ -118,54 +119,48 @@ protected:
     return C;
   }
 
+  // Under MPS: the taker's urgent kernel completes while `Count` yielders'
+  // launches still run (each with Fit / Count workers to an SM, so that all
+  // are resident on every SM), every chunk once, and their next launches
+  // have their workers on every SM.
+  void takeFromYielders(int Count) {
+    if (!UnderMps)
+      GTEST_SKIP() << "needs MPS (processes take turns on the GPU without it)";
+    auto T = taker();
+    ASSERT_TRUE(T) << "the taker did not start";
+    std::string Mode =
+        "--smc-tenant-yielder=" + std::to_string(Count == 1 ? 0 : Fit / Count);
+    std::vector<std::unique_ptr<Child>> Yielders;
+    for (int I = 0; I < Count; ++I)
+      Yielders.push_back(std::make_unique<Child>(Mode));
+    for (auto &Y : Yielders)
+      ASSERT_EQ(Y->line(), "started\n");
+    ASSERT_TRUE(T->say("go\n"));
+    EXPECT_EQ(T->line(), "done\n") << "the urgent kernel failed";
+    for (auto &Y : Yielders)
+      ASSERT_TRUE(Y->say("stop\n"));
+    for (auto &Y : Yielders) {
+      YielderReport R = readReport(*Y);
+      EXPECT_EQ(Y->finish(), 0) << "a best-effort launch did not run each "
+                                   "chunk once";
+      EXPECT_GT(R.AfterStop, 0) << "the urgent kernel ran only once a "
+                                   "best-effort launch had ended";
+      EXPECT_GT(R.FewestMost, Fit / (2 * Count))
+          << "a best-effort process did not get its SMs back: " << R.PerSm;
+    }
+    EXPECT_EQ(T->finish(), 0);
+  }
+
   int Fit = 0;
   bool UnderMps = false;
 };
 
 TEST_F(TenantYields, AnUrgentProcessTakesSmsFromABestEffortOne) {
-  if (!UnderMps)
-    GTEST_SKIP() << "needs MPS (processes take turns on the GPU without it)";
-  auto T = taker();
-  ASSERT_TRUE(T) << "the taker did not start";
-  Child Y("--smc-tenant-yielder=0");
-  ASSERT_EQ(Y.line(), "started\n");
-  ASSERT_TRUE(T->say("go\n"));
-  EXPECT_EQ(T->line(), "done\n") << "the urgent kernel failed";
-  ASSERT_TRUE(Y.say("stop\n"));
-  YielderReport R = readReport(Y);
-  EXPECT_EQ(Y.finish(), 0) << "the best-effort launch did not run each chunk "
-                              "once";
-  EXPECT_GT(R.AfterStop, 0) << "the urgent kernel ran only once the "
-                               "best-effort launch had ended";
-  EXPECT_GT(R.FewestMost, Fit / 2)
-      << "the best-effort process did not get its SMs back: " << R.PerSm;
-  EXPECT_EQ(T->finish(), 0);
+  takeFromYielders(1);
 }
 
 TEST_F(TenantYields, AnUrgentProcessTakesSmsFromTwoBestEffortOnes) {
-  if (!UnderMps)
-    GTEST_SKIP() << "needs MPS (processes take turns on the GPU without it)";
-  auto T = taker();
-  ASSERT_TRUE(T) << "the taker did not start";
-  // Half an SM each, so that both are resident on every SM.
-  std::string Half = "--smc-tenant-yielder=" + std::to_string(Fit / 2);
-  Child A(Half), B(Half);
-  ASSERT_EQ(A.line(), "started\n");
-  ASSERT_EQ(B.line(), "started\n");
-  ASSERT_TRUE(T->say("go\n"));
-  EXPECT_EQ(T->line(), "done\n") << "the urgent kernel failed";
-  ASSERT_TRUE(A.say("stop\n"));
-  ASSERT_TRUE(B.say("stop\n"));
-  for (Child *Y : {&A, &B}) {
-    YielderReport R = readReport(*Y);
-    EXPECT_EQ(Y->finish(), 0) << "a best-effort launch did not run each "
-                                 "chunk once";
-    EXPECT_GT(R.AfterStop, 0) << "the urgent kernel ran only once a "
-                                 "best-effort launch had ended";
-    EXPECT_GT(R.FewestMost, Fit / 4)
-        << "a best-effort process did not get its SMs back: " << R.PerSm;
-  }
-  EXPECT_EQ(T->finish(), 0);
+  takeFromYielders(2);
 }
 
 TEST_F(TenantYields, SmsHeldByAnUrgentProcessThatDiedComeBack) {

@@ -65,16 +65,12 @@ class Tenants : public SmcGpuTest {
 protected:
   void SetUp() override {
     SmcGpuTest::SetUp();
-    int MaxThreads = 0;
     ASSERT_EQ(cudaOccupancyMaxActiveBlocksPerMultiprocessor(
                   &Fit, tenantBestEffortChunks, 128, 0),
               cudaSuccess);
-    ASSERT_EQ(cudaDeviceGetAttribute(&MaxThreads,
-                                     cudaDevAttrMaxThreadsPerMultiProcessor, 0),
-              cudaSuccess);
-    // Threads bind here: 128-thread chunks beside a reserved CTA.
-    Beside256 = std::min(Fit, (MaxThreads - 256) / 128);
-    Beside512 = std::min(Fit, (MaxThreads - 512) / 128);
+    Beside256 = chunksBeside(Fit, 256);
+    Beside512 = chunksBeside(Fit, 512);
+    ASSERT_GE(Beside512, 0);
     ASSERT_LT(Beside512, Beside256);
     ASSERT_LT(Beside256, Fit) << "no room to leave on this GPU";
   }
